@@ -1,0 +1,1 @@
+"""Combat Commander: random scenario generator, linked campaigns, tournaments and handicaps."""

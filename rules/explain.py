@@ -1,0 +1,94 @@
+"""Explanations and pending decisions returned by every procedure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.dice import RollRecord
+
+
+@dataclass(frozen=True)
+class Step:
+    """One reason in an explanation: the rule applied, what happened, the value it gave."""
+
+    rule: str
+    text: str
+    value: Any = None
+    roll: RollRecord | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"rule": self.rule, "text": self.text}
+        if self.value is not None:
+            data["value"] = self.value
+        if self.roll is not None:
+            data["roll"] = self.roll.as_dict()
+        return data
+
+
+@dataclass
+class Explanation:
+    """An ordered list of steps; procedures append to it as they work."""
+
+    steps: list[Step] = field(default_factory=list)
+
+    def add(self, rule: str, text: str, value: Any = None, roll: RollRecord | None = None) -> Any:
+        """Record a step and return `value`, so look-ups can be written inline."""
+        self.steps.append(Step(rule, text, value, roll))
+        return value
+
+    def extend(self, other: Explanation | Iterable[Step]) -> None:
+        self.steps.extend(other.steps if isinstance(other, Explanation) else other)
+
+    @property
+    def rolls(self) -> list[RollRecord]:
+        return [s.roll for s in self.steps if s.roll is not None]
+
+    def as_list(self) -> list[dict[str, Any]]:
+        return [s.as_dict() for s in self.steps]
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __str__(self) -> str:
+        lines = []
+        for s in self.steps:
+            val = "" if s.value is None else f" → {s.value}"
+            lines.append(f"[{s.rule}] {s.text}{val}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the engine will not guess: who must choose, among which legal options.
+
+    A procedure that needs a player's choice returns (or raises `DecisionRequired` with) one
+    of these when the choice is missing; the caller asks exactly that player and calls again.
+    """
+
+    key: str
+    rule: str
+    prompt: str
+    options: tuple[Any, ...]
+    chooser: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "rule": self.rule,
+            "prompt": self.prompt,
+            "options": list(self.options),
+            "chooser": self.chooser,
+        }
+
+
+class DecisionRequired(Exception):
+    """Raised when a procedure cannot continue without `decision` being answered."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+        super().__init__(f"[{decision.rule}] {decision.prompt}")
