@@ -1,0 +1,86 @@
+"""Who may see and do what: predicates shared by views, the API and templates.
+
+Each takes plain objects and answers a yes/no question; none queries more than it must.
+`viewer_context` computes the user's relation to a campaign once per request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from campaigns.models import Campaign, Side
+
+User = AbstractBaseUser | AnonymousUser
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A user's relation to one campaign.
+
+    `is_gm` is a neutral game master: sees every side's private data and plays no side.
+    """
+
+    user_id: int | None
+    is_gm: bool
+    side_ids: frozenset[int]
+    is_creator: bool = False
+    is_staff: bool = False
+
+    @property
+    def is_participant(self) -> bool:
+        return self.is_gm or self.is_creator or bool(self.side_ids)
+
+    @property
+    def can_manage(self) -> bool:
+        """Organisational powers (invite, settle, correct); not a licence to see secrets."""
+        return self.is_gm or self.is_creator
+
+    def plays(self, side: Side | int) -> bool:
+        return (side if isinstance(side, int) else side.pk) in self.side_ids
+
+    def can_see_private(self, side: Side | int | None) -> bool:
+        """A side's private data: only that side's players and a neutral game master."""
+        return side is None or self.is_gm or self.plays(side)
+
+
+def viewer_context(user: User, campaign: Campaign) -> Viewer:
+    if not user.is_authenticated:
+        return Viewer(None, False, frozenset())
+    is_gm = any(gm.pk == user.pk for gm in campaign.game_masters.all())
+    side_ids = frozenset(
+        Side.objects.filter(campaign=campaign, seats__user=user).values_list("pk", flat=True)
+    )
+    return Viewer(
+        user.pk,
+        is_gm,
+        side_ids,
+        is_creator=campaign.created_by_id == user.pk,
+        is_staff=bool(getattr(user, "is_staff", False)),
+    )
+
+
+def can_view_campaign(user: User, campaign: Campaign, viewer: Viewer | None = None) -> bool:
+    if campaign.visibility == Campaign.Visibility.PUBLIC:
+        return True
+    viewer = viewer or viewer_context(user, campaign)
+    return viewer.is_participant or viewer.is_staff
+
+
+def can_manage_campaign(user: User, campaign: Campaign, viewer: Viewer | None = None) -> bool:
+    return (viewer or viewer_context(user, campaign)).can_manage
+
+
+def visible_campaigns_q(user: User) -> Q:
+    """The campaigns a user may see: public ones and those they play or run."""
+    public = Q(visibility=Campaign.Visibility.PUBLIC)
+    if not user.is_authenticated:
+        return public
+    return public | Q(created_by=user) | Q(game_masters=user) | Q(sides__seats__user=user)
+
+
+def visible_campaigns(user: User) -> QuerySet[Campaign]:
+    ids = Campaign.objects.filter(visible_campaigns_q(user)).values("pk")
+    return Campaign.objects.filter(pk__in=ids)

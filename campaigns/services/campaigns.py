@@ -1,0 +1,98 @@
+"""Creating campaigns and taking seats on their sides."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side, SidePlayer
+from campaigns.services._base import append_log, lock_campaign
+
+
+def campaign_create(
+    *,
+    creator,
+    name: str,
+    system: str,
+    side_names: list[str],
+    template: str = "",
+    description: str = "",
+    visibility: str = Campaign.Visibility.PRIVATE,
+    club: Club | None = None,
+    as_game_master: bool = False,
+) -> Campaign:
+    """Create a campaign with its sides.
+
+    With `as_game_master` the creator is a neutral game master who sees every side's
+    private data and so may not take a seat; otherwise the creator takes a seat like anyone.
+    """
+    name = name.strip()
+    names = [n.strip() for n in side_names if n.strip()]
+    errors = {}
+    if not name:
+        errors["name"] = _("Give the campaign a name.")
+    if system not in GameSystem.values:
+        errors["system"] = _("Choose one of the game systems.")
+    if len(names) < 2:
+        errors["side_names"] = _("A campaign needs at least two sides.")
+    elif len({n.casefold() for n in names}) != len(names):
+        errors["side_names"] = _("Each side needs its own name.")
+    if visibility not in Campaign.Visibility.values:
+        errors["visibility"] = _("Choose public or private.")
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            name=name,
+            system=system,
+            template=template,
+            description=description,
+            visibility=visibility,
+            club=club,
+            created_by=creator,
+        )
+        if as_game_master:
+            campaign.game_masters.add(creator)
+        Side.objects.bulk_create(
+            Side(campaign=campaign, name=n, order=i) for i, n in enumerate(names)
+        )
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.CAMPAIGN,
+            summary=_("Campaign “%(name)s” created with sides %(sides)s.")
+            % {"name": name, "sides": ", ".join(names)},
+            actor=creator,
+            data={"sides": names, "system": system, "template": template},
+        )
+    return campaign
+
+
+def side_join(*, user, side: Side, require_empty: bool = False) -> SidePlayer:
+    """Seat a player on a side; a player sits on one side of a campaign only.
+
+    With `require_empty` the seat is taken only if nobody plays the side yet (checked under
+    the campaign lock, so two players racing for it cannot both win).
+    """
+    with transaction.atomic():
+        campaign = lock_campaign(side.campaign_id)
+        existing = SidePlayer.objects.filter(side__campaign=campaign, user=user).first()
+        if existing and existing.side_id == side.pk:
+            return existing
+        if existing:
+            raise ValidationError(_("You already play another side of this campaign."))
+        if require_empty and SidePlayer.objects.filter(side=side).exists():
+            raise ValidationError(_("That side already has a player."))
+        if campaign.game_masters.filter(pk=user.pk).exists():
+            raise ValidationError(
+                _("A neutral game master sees every side's secrets and cannot play a side.")
+            )
+        seat = SidePlayer.objects.create(side=side, user=user)
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.CAMPAIGN,
+            summary=_("%(user)s joined %(side)s.")
+            % {"user": user.get_username(), "side": side.name},
+            actor=user,
+        )
+    return seat

@@ -1,0 +1,64 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.forms import CampaignCreateForm
+from campaigns.models import Campaign, LogEntry, Side
+from campaigns.permissions import can_view_campaign, viewer_context
+from campaigns.selectors import campaign_log, campaign_with_sides
+from campaigns.services import campaign_create, side_join
+
+
+@login_required
+def campaign_new(request):
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = campaign_create(creator=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            messages.success(request, _("Campaign created. Invite your opponents to a side."))
+            return redirect(campaign)
+    return render(request, "campaigns/new.html", {"form": form})
+
+
+def campaign_detail(request, pk: int):
+    try:
+        campaign = campaign_with_sides(pk)
+    except Campaign.DoesNotExist:
+        raise Http404 from None
+    viewer = viewer_context(request.user, campaign)
+    if not can_view_campaign(request.user, campaign, viewer):
+        raise Http404
+    kind = request.GET.get("kind") or None
+    if kind not in LogEntry.Kind.values:
+        kind = None
+    log = campaign_log(campaign, viewer, kind=kind)
+    template = "campaigns/detail.html#log" if request.htmx else "campaigns/detail.html"
+    return render(
+        request,
+        template,
+        {"campaign": campaign, "viewer": viewer, "log": log, "kind": kind, "kinds": LogEntry.Kind},
+    )
+
+
+@login_required
+@require_POST
+def side_take_seat(request, pk: int, side_pk: int):
+    """Take the empty seat of a side in a campaign the user can see."""
+    side = get_object_or_404(Side.objects.select_related("campaign"), pk=side_pk, campaign_id=pk)
+    if not can_view_campaign(request.user, side.campaign):
+        raise Http404
+    try:
+        side_join(user=request.user, side=side, require_empty=True)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("You now play %(side)s.") % {"side": side.name})
+    return redirect(side.campaign)

@@ -1,0 +1,43 @@
+"""Shared fixtures. Services are the way data is made, as in the application."""
+
+import os
+
+import pytest
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username="player", password="pw-Ledger-2026!", **extra):
+        return django_user_model.objects.create_user(username=username, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def other_user(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def campaign(user, other_user):
+    from campaigns.services import campaign_create, side_join
+
+    c = campaign_create(creator=user, name="Kurgan", system="cc", side_names=["Germans", "Soviets"])
+    germans, soviets = c.sides.order_by("order")
+    side_join(user=user, side=germans)
+    side_join(user=other_user, side=soviets)
+    return c
+
+
+def require_service(reason: str):
+    """Skip locally when a service is absent; in CI the same absence is a failure."""
+    if IN_CI:
+        pytest.fail(f"CI must provide this: {reason}")
+    pytest.skip(reason)
