@@ -68,6 +68,7 @@ class Decision:
 
     A procedure that needs a player's choice returns (or raises `DecisionRequired` with) one
     of these when the choice is missing; the caller asks exactly that player and calls again.
+    A multiple choice (several options at once) sets `min_choices` and/or `max_choices`.
     """
 
     key: str
@@ -75,6 +76,13 @@ class Decision:
     prompt: str
     options: tuple[Any, ...]
     chooser: str = ""
+    min_choices: int | None = None
+    max_choices: int | None = None
+
+    @property
+    def is_multiple(self) -> bool:
+        """Answered with a list of options (between min_choices and max_choices of them)."""
+        return self.min_choices is not None or self.max_choices is not None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +91,8 @@ class Decision:
             "prompt": self.prompt,
             "options": list(self.options),
             "chooser": self.chooser,
+            "min_choices": self.min_choices,
+            "max_choices": self.max_choices,
         }
 
 

@@ -36,6 +36,21 @@ class Faction(StrEnum):
         return Faction.ALLIES if self is Faction.AXIS else Faction.AXIS
 
 
+class Nation(StrEnum):
+    """The six nationalities of RS.2 (Mediterranean ones stand for several nations)."""
+
+    GERMANY = "germany"
+    ITALY = "italy"
+    USA = "usa"
+    BRITAIN = "britain"
+    FRANCE = "france"
+    RUSSIA = "russia"
+
+    @property
+    def faction(self) -> Faction:
+        return Faction.AXIS if self in (Nation.GERMANY, Nation.ITALY) else Faction.ALLIES
+
+
 def roll(dice: DiceSource, *, purpose: str, rule: str) -> RollRecord:
     """A Combat Commander roll: the two dice of a Fate card, white and coloured, summed."""
     return dice.roll("2d6", purpose=purpose, rule=rule)

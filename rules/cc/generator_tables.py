@@ -10,31 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from rules.cc.common import Faction, Quality
+from rules.cc.common import Faction, Nation, Quality
 from rules.errors import RuleError, TableDataError
 from rules.tables import Field, TableSchema, int_range, one_of
 
 YEARS = (1939, 1945)
 AXIS_OB_LETTERS = "ABCDEFGHIJ"
 ALLIED_OB_LETTERS = "RSTUVWXYZ"
-
-
-class Nation(StrEnum):
-    """The six nationalities of RS.2 (Mediterranean ones stand for several nations)."""
-
-    GERMANY = "germany"
-    ITALY = "italy"
-    USA = "usa"
-    BRITAIN = "britain"
-    FRANCE = "france"
-    RUSSIA = "russia"
-
-    @property
-    def faction(self) -> Faction:
-        return Faction.AXIS if self in (Nation.GERMANY, Nation.ITALY) else Faction.ALLIES
 
 
 def _ob_check(record: Mapping[str, Any]) -> list[str]:

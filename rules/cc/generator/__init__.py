@@ -5,6 +5,7 @@ explanation, and a `Decision` when a player must still choose). `SEQUENCE` lists
 seed's order; RS.10–RS.12 apply to Attack/Defend scenarios and RS.13 to Recon ones.
 """
 
+from rules.cc.common import Nation
 from rules.cc.generator.battlefield import (
     rs_1_map_choice,
     rs_1_orient_map,
@@ -33,7 +34,7 @@ from rules.cc.generator.setup import (
     rs_17_battle_result,
 )
 from rules.cc.generator.state import MapEdge, Orientation, ScenarioState, SideState, StepResult
-from rules.cc.generator_tables import GeneratorData, Nation
+from rules.cc.generator_tables import GeneratorData
 
 SEQUENCE = (
     rs_1_map_choice,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Literal
 
-from rules.cc.common import Faction, roll
+from rules.cc.common import Faction, Nation, roll
 from rules.cc.generator.state import OBJECTIVES, MapEdge, Orientation, ScenarioState, StepResult
 from rules.cc.generator.tables import (
     ALLIES_VS_GERMANY,
@@ -17,7 +17,6 @@ from rules.cc.generator.tables import (
     QUALITY_COLUMN_YEARS,
     UNPRINTED_QUALITY_YEARS,
 )
-from rules.cc.generator_tables import Nation
 from rules.dice import DiceSource
 from rules.errors import RuleError
 from rules.explain import Decision, Explanation

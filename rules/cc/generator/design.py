@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rules.cc.common import Faction, Posture, Quality
+from rules.cc.common import Faction, Nation, Posture, Quality
 from rules.cc.generator.state import Orientation
 from rules.cc.generator.tables import (
     COMPANY_SQUADS,
@@ -23,7 +23,7 @@ from rules.cc.generator.tables import (
     SURRENDER_SHARE,
     FormationSize,
 )
-from rules.cc.generator_tables import GeneratorData, Nation
+from rules.cc.generator_tables import GeneratorData
 from rules.errors import RuleError
 from rules.explain import Decision, Explanation
 

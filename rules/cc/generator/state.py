@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from rules.cc.common import Faction, Posture, Quality
-from rules.cc.generator_tables import Nation, OrderOfBattle, SupportEntry
+from rules.cc.common import Faction, Nation, Posture, Quality
+from rules.cc.generator_tables import OrderOfBattle, SupportEntry
 from rules.dice import RollRecord
 from rules.explain import Decision, Explanation
 

@@ -13,9 +13,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from rules.cc.common import Posture, Quality
+from rules.cc.common import Nation, Posture, Quality
 from rules.cc.generator.state import Orientation
-from rules.cc.generator_tables import Nation
 from rules.tables import Table
 
 E, L, G = Quality.ELITE, Quality.LINE, Quality.GREEN

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.cc.common import Faction, Posture, Quality
+from rules.cc.common import Faction, Nation, Posture, Quality
 from rules.cc.generator.design import (
     DesignPiece,
     formation_guide,
@@ -23,7 +23,7 @@ from rules.cc.generator.design import (
 )
 from rules.cc.generator.state import Orientation
 from rules.cc.generator.tables import FormationSize
-from rules.cc.generator_tables import GeneratorData, Nation
+from rules.cc.generator_tables import GeneratorData
 from rules.errors import RuleError
 
 AXIS, ALLIES = Faction.AXIS, Faction.ALLIES

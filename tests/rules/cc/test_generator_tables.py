@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.cc.common import Quality
+from rules.cc.common import Nation, Quality
 from rules.cc.generator.battlefield import quality_column
 from rules.cc.generator.tables import (
     ALLIES_VS_GERMANY,
@@ -12,7 +12,6 @@ from rules.cc.generator.tables import (
     FORTIFICATIONS,
     QUALITY,
 )
-from rules.cc.generator_tables import Nation
 from rules.errors import RuleError
 from rules.explain import Explanation
 
