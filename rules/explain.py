@@ -18,6 +18,16 @@ class Step:
     value: Any = None
     roll: RollRecord | None = None
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Step:
+        roll = data.get("roll")
+        return cls(
+            data["rule"],
+            data["text"],
+            data.get("value"),
+            RollRecord.from_dict(roll) if roll else None,
+        )
+
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"rule": self.rule, "text": self.text}
         if self.value is not None:
@@ -47,6 +57,10 @@ class Explanation:
 
     def as_list(self) -> list[dict[str, Any]]:
         return [s.as_dict() for s in self.steps]
+
+    @classmethod
+    def from_list(cls, data: Iterable[dict[str, Any]]) -> Explanation:
+        return cls([Step.from_dict(s) for s in data])
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self.steps)
@@ -94,6 +108,20 @@ class Decision:
             "min_choices": self.min_choices,
             "max_choices": self.max_choices,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Decision:
+        """Rebuild from `as_dict` output (JSON turns option tuples into lists)."""
+        options = tuple(tuple(o) if isinstance(o, list) else o for o in data["options"])
+        return cls(
+            data["key"],
+            data["rule"],
+            data["prompt"],
+            options,
+            data.get("chooser", ""),
+            data.get("min_choices"),
+            data.get("max_choices"),
+        )
 
 
 class DecisionRequired(Exception):

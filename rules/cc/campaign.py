@@ -23,10 +23,10 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from rules.cc.campaign_tables import CampaignTables
 from rules.cc.common import Faction, Posture, Quality
 from rules.cc.common import roll as cc_roll
-from rules.cc.serial import from_data, to_data
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.serial import from_data, to_data
 from rules.tables import MISSING
 
 

@@ -24,79 +24,74 @@ def _divisional(side: str, ranges: dict[tuple[int, int], str]) -> list[dict[str,
     ]
 
 
-STALINGRAD_TABLES = CampaignTables.load(
-    {
-        "campaign_forces": {
-            "rows": [
-                _row("German Command Patrol", "axis", orders=2, initiative=3, surrender=4),
-                _row("Russian Command Patrol", "allies", orders=2, initiative=2, surrender=5),
-                *(_row(p, "axis", 2, orders=1, initiative=2, surrender=2) for p in "CD"),
-                *(
-                    _row(p, "axis", 3, orders=1, initiative=2, surrender=2)
-                    for p in ("F", "Pionier")
-                ),
-                *(_row(p, "allies", 2, orders=1, initiative=1, surrender=3) for p in "AB"),
-                *(
-                    _row(p, "allies", 3, orders=1, initiative=1, surrender=3)
-                    for p in ("E", "Assault Engineers")
-                ),
-            ]
-        },
-        "divisional_reserve": {
-            "rows": [
-                *_divisional("axis", {(2, 4): "C", (5, 7): "D", (8, 9): "F", (10, 12): "Pionier"}),
-                *_divisional(
-                    "allies", {(2, 4): "A", (5, 7): "B", (8, 9): "E", (10, 12): "Assault Engineers"}
-                ),
-            ]
-        },
-    }
-)
+STALINGRAD_DATA: dict[str, Any] = {
+    "campaign_forces": {
+        "rows": [
+            _row("German Command Patrol", "axis", orders=2, initiative=3, surrender=4),
+            _row("Russian Command Patrol", "allies", orders=2, initiative=2, surrender=5),
+            *(_row(p, "axis", 2, orders=1, initiative=2, surrender=2) for p in "CD"),
+            *(_row(p, "axis", 3, orders=1, initiative=2, surrender=2) for p in ("F", "Pionier")),
+            *(_row(p, "allies", 2, orders=1, initiative=1, surrender=3) for p in "AB"),
+            *(
+                _row(p, "allies", 3, orders=1, initiative=1, surrender=3)
+                for p in ("E", "Assault Engineers")
+            ),
+        ]
+    },
+    "divisional_reserve": {
+        "rows": [
+            *_divisional("axis", {(2, 4): "C", (5, 7): "D", (8, 9): "F", (10, 12): "Pionier"}),
+            *_divisional(
+                "allies", {(2, 4): "A", (5, 7): "B", (8, 9): "E", (10, 12): "Assault Engineers"}
+            ),
+        ]
+    },
+}
+STALINGRAD_TABLES = CampaignTables.load(STALINGRAD_DATA)
 
-NORMANDY_TABLES = CampaignTables.load(
-    {
-        "campaign_forces": {
-            "rows": [
-                _row("Craighead", "allies", orders=2, initiative=2, surrender=3),
-                _row("Heinzmann", "axis", orders=2, initiative=1, surrender=3),
-                *(
-                    _row(n, "allies", 2, orders=1, initiative=4, surrender=3)
-                    for n in ("Krauss", "Bowen", "Cawthon", "Slingsluff", "Miller", "Ewing")
-                ),
-                _row("Richardson", "allies", 3, orders=1, initiative=4, surrender=3),
-                *(
-                    _row(n, "axis", 3, orders=1, initiative=4, surrender=3)
-                    for n in ("Ehnert", "Hummel", "Becker", "Wetteman", "Rubart", "Gessler")
-                ),
-                _row("Von Hoffman", "axis", 4, orders=1, initiative=4, surrender=3),
-            ]
-        },
-        "divisional_reserve": {
-            "rows": [
-                *_divisional(
-                    "allies",
-                    {
-                        (2, 3): "Richardson",
-                        (4, 6): "Slingsluff",
-                        (7, 9): "Miller",
-                        (10, 12): "Ewing",
-                    },
-                ),
-                *_divisional(
-                    "axis",
-                    {
-                        (2, 3): "Von Hoffman",
-                        (4, 5): "Ehnert",
-                        (6, 7): "Wetteman",
-                        (8, 9): "Rubart",
-                        (10, 11): "Gessler",
-                        (12, 12): "Hummel",
-                    },
-                ),
-            ]
-        },
-    }
-)
+NORMANDY_DATA: dict[str, Any] = {
+    "campaign_forces": {
+        "rows": [
+            _row("Craighead", "allies", orders=2, initiative=2, surrender=3),
+            _row("Heinzmann", "axis", orders=2, initiative=1, surrender=3),
+            *(
+                _row(n, "allies", 2, orders=1, initiative=4, surrender=3)
+                for n in ("Krauss", "Bowen", "Cawthon", "Slingsluff", "Miller", "Ewing")
+            ),
+            _row("Richardson", "allies", 3, orders=1, initiative=4, surrender=3),
+            *(
+                _row(n, "axis", 3, orders=1, initiative=4, surrender=3)
+                for n in ("Ehnert", "Hummel", "Becker", "Wetteman", "Rubart", "Gessler")
+            ),
+            _row("Von Hoffman", "axis", 4, orders=1, initiative=4, surrender=3),
+        ]
+    },
+    "divisional_reserve": {
+        "rows": [
+            *_divisional(
+                "allies",
+                {
+                    (2, 3): "Richardson",
+                    (4, 6): "Slingsluff",
+                    (7, 9): "Miller",
+                    (10, 12): "Ewing",
+                },
+            ),
+            *_divisional(
+                "axis",
+                {
+                    (2, 3): "Von Hoffman",
+                    (4, 5): "Ehnert",
+                    (6, 7): "Wetteman",
+                    (8, 9): "Rubart",
+                    (10, 11): "Gessler",
+                    (12, 12): "Hummel",
+                },
+            ),
+        ]
+    },
+}
+NORMANDY_TABLES = CampaignTables.load(NORMANDY_DATA)
 
 MULTI = ("purchase.", "reinforcements.", "weapons.", "rest_day.")
 

@@ -1,0 +1,14 @@
+""" "1936" (Spanish Civil War): army lists, scenario creation, weather, construction, morale.
+
+Rule ids are "M36-<section>" after the seed rulebook's sections ("M36-II", "M36-I.4",
+"M36-XV.1" …). The performance roll ("Tirada de Desempeño") has no dice in the rulebook: the
+player enters its result, see `rules.m1936.performance`. Modules:
+
+- `data`: the Section II catalogue (units, vehicles, guns, aircraft, transports, upgrades).
+- `army`: army lists, budgets and costs; `validation`: every violation and builder options.
+- `scenario`: terrain, sector tables, placement and restrictions (Section I).
+- `weather`: determination, change and effects (Section XV); `bogging`: Section IV.7.
+- `construction`: construction points and fortifications (Section VIII).
+- `morale`: morale states and battalion morale (Section XI).
+- `house_rules`: optional carry-over of unit condition between battles (not in the rulebook).
+"""

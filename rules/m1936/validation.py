@@ -1,0 +1,230 @@
+"""Army-list validation and the builder's legal options (Section II).
+
+`validate_army` returns every violation, each naming its rule, with the points left; it never
+stops at the first problem. `legal_options` lists what the builder may add next.
+
+Which upgrade fits which unit is not stated by the rulebook; the readings used here are in
+DECISIONS.md: upgrades are infantry equipment, except Munición, which only a unit that
+bombards (has Munición(X)) can buy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.errors import RuleError
+from rules.explain import Explanation
+from rules.m1936.army import (
+    BUDGET_RULE,
+    DEFAULT_OPTIONS,
+    VETERANIA,
+    ArmyEntry,
+    ArmyList,
+    ArmyOptions,
+    combine_levels,
+    entry_cost,
+    entry_quality,
+    profile_cost,
+)
+from rules.m1936.data import RULE, Category, Faction, Profile, Quality, Upgrade, catalogue
+from rules.serial import Serializable
+
+UPGRADE_RULE = f"{RULE} Mejoras"
+MUNICION = "Munición"
+FOG_TOKENS = 15
+FOG_RULE = "M36-XIV.1"
+
+
+@dataclass(frozen=True)
+class Violation(Serializable):
+    rule: str
+    message: str
+    entry: int | None = None
+
+
+@dataclass(frozen=True)
+class ArmyValidation(Serializable):
+    valid: bool
+    violations: tuple[Violation, ...]
+    budget: int
+    spent: int
+    points_left: int
+    entry_costs: tuple[int | None, ...]
+    explanation: Explanation = field(default_factory=Explanation, compare=False)
+
+
+def upgrade_problem(
+    profile: Profile, held: dict[str, int | None], upgrade: Upgrade, quality: Quality
+) -> str | None:
+    """Why `upgrade` cannot be added to a unit holding `held` rules, or None if it can."""
+    name, level = upgrade.rule
+    if name == MUNICION:
+        if MUNICION not in held:
+            return f"{upgrade.name} is only for units that bombard (with {MUNICION}(X))"
+        return None
+    if profile.category is not Category.INFANTRY:
+        return f"{upgrade.name} is infantry equipment; {profile.name} is {profile.category}"
+    if name == VETERANIA and quality is Quality.ELITE:
+        return f"{upgrade.name} cannot raise an Élite unit any higher"
+    if name not in held:
+        return None
+    meta = catalogue().levelled_rules.get(name)
+    if meta is None or level is None:
+        return f"{profile.name} already has {name}"
+    new = combine_levels(name, held[name], level)
+    if meta.type == "stacking" and meta.max_level and held[name] + level > meta.max_level:
+        return f"{name} stacks only up to {name}({meta.max_level})"
+    if new == held[name]:
+        return f"{profile.name} already has {name}({held[name]}), {upgrade.name} is no better"
+    return None
+
+
+def _apply_upgrades(
+    index: int | None, profile: Profile, entry: ArmyEntry, army: ArmyList
+) -> tuple[dict[str, int | None], Quality, list[Violation]]:
+    """Grant the entry's upgrades in order: held rule levels, quality, and refused upgrades."""
+    cat = catalogue()
+    held = profile.rule_levels()
+    quality = entry_quality(entry, army.quality)
+    refused: list[Violation] = []
+    for up_name in entry.upgrades:
+        try:
+            upgrade = cat.upgrade(army.faction, up_name)
+        except RuleError as err:
+            refused.append(Violation(err.rule, err.message, index))
+            continue
+        problem = upgrade_problem(profile, held, upgrade, quality)
+        if problem:
+            refused.append(Violation(upgrade.section, problem, index))
+            continue
+        name, level = upgrade.rule
+        held[name] = combine_levels(name, held.get(name), level)
+        quality = quality.raised() if name == VETERANIA else quality
+    return held, quality, refused
+
+
+def _profile(army: ArmyList, entry: ArmyEntry) -> Profile | None:
+    try:
+        return catalogue().profile(army.faction, entry.profile)
+    except RuleError:
+        return None
+
+
+def validate_army(army: ArmyList, options: ArmyOptions = DEFAULT_OPTIONS) -> ArmyValidation:
+    """Every violation of the army list, its cost and the points left (may be negative)."""
+    exp = Explanation()
+    violations: list[Violation] = []
+    budget = army.budget(options)
+    exp.extend(budget.explanation)
+    costs: list[int | None] = []
+    for index, entry in enumerate(army.entries):
+        profile = _profile(army, entry)
+        if profile is None:
+            violations.append(
+                Violation(RULE, f"{army.faction} have no unit called {entry.profile!r}", index)
+            )
+            costs.append(None)
+            continue
+        if entry.quality not in (None, army.quality) and not options.per_unit_quality:
+            violations.append(
+                Violation(
+                    f"{RULE} Efectos de la calidad",
+                    f"{profile.name} is {entry.quality} but the force is {army.quality}; a "
+                    "unit differs from its force only through Veteranos (Veteranía)",
+                    index,
+                )
+            )
+        violations.extend(_apply_upgrades(index, profile, entry, army)[2])
+        known = tuple(u for u in entry.upgrades if _known(army.faction, u))
+        cost = entry_cost(
+            ArmyEntry(entry.profile, known, entry.quality), army.faction, army.quality, options
+        )
+        costs.append(exp.add(RULE, f"unit {index + 1}: {entry.profile}", cost.total))
+    spent = sum(c for c in costs if c is not None)
+    left = exp.add(BUDGET_RULE, f"points left of {budget.points}", budget.points - spent)
+    if left < 0:
+        violations.append(
+            Violation(BUDGET_RULE, f"the list costs {spent}, over the {budget.points} budget")
+        )
+    if options.fog_of_war_token_limit and len(army.entries) > FOG_TOKENS:
+        violations.append(
+            Violation(
+                FOG_RULE,
+                f"fog of war numbers units 1 to {FOG_TOKENS}; this list has {len(army.entries)}",
+            )
+        )
+    return ArmyValidation(
+        not violations, tuple(violations), budget.points, spent, left, tuple(costs), exp
+    )
+
+
+def _known(faction: Faction, upgrade: str) -> bool:
+    return any(u.name == upgrade for u in catalogue().faction_upgrades(faction))
+
+
+@dataclass(frozen=True)
+class UnitOption(Serializable):
+    name: str
+    category: Category
+    cost: int
+    affordable: bool
+    section: str
+    uncertain: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class UpgradeOption(Serializable):
+    name: str
+    cost: int
+    legal: bool
+    affordable: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class BuilderOptions(Serializable):
+    points_left: int
+    units: tuple[UnitOption, ...]
+    upgrades: tuple[UpgradeOption, ...] = ()
+
+
+def legal_options(
+    army: ArmyList, entry: int | None = None, options: ArmyOptions = DEFAULT_OPTIONS
+) -> BuilderOptions:
+    """Units the builder may add (with their price at the force quality) and, for `entry`,
+    each faction upgrade with whether it is legal on that unit and affordable."""
+    cat = catalogue()
+    left = validate_army(army, options).points_left
+    units = tuple(
+        UnitOption(
+            p.name,
+            p.category,
+            price := profile_cost(p, army.quality, options),
+            price <= left,
+            p.section,
+            p.uncertain,
+        )
+        for p in cat.faction_profiles(army.faction)
+    )
+    if entry is None:
+        return BuilderOptions(left, units)
+    if not 0 <= entry < len(army.entries):
+        raise RuleError(f"the list has no unit number {entry + 1}", rule=RULE)
+    chosen = army.entries[entry]
+    profile = cat.profile(army.faction, chosen.profile)
+    held, quality, _ = _apply_upgrades(entry, profile, chosen, army)
+    ups = []
+    for upgrade in cat.faction_upgrades(army.faction):
+        problem = upgrade_problem(profile, held, upgrade, quality)
+        extra = _upgrade_price(chosen, upgrade, army, options)
+        ups.append(
+            UpgradeOption(upgrade.name, extra, problem is None, extra <= left, problem or "")
+        )
+    return BuilderOptions(left, units, tuple(ups))
+
+
+def _upgrade_price(entry: ArmyEntry, upgrade: Upgrade, army: ArmyList, options: ArmyOptions) -> int:
+    """What adding the upgrade would add to the unit's cost (quality % included if it applies)."""
+    before = entry_cost(entry, army.faction, army.quality, options).total
+    after = ArmyEntry(entry.profile, (*entry.upgrades, upgrade.name), entry.quality)
+    return entry_cost(after, army.faction, army.quality, options).total - before

@@ -1,0 +1,82 @@
+"""JSON-ready round-trips of the engine's dataclasses (`to_data` / `from_data`).
+
+Dataclasses become dicts, enums their values, tuples and sets lists, dict keys strings, and
+`RollRecord`, `Explanation` and `Decision` their own plain forms; `from_data` rebuilds them
+from the dataclass field types. The site stores engine states and results this way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import Enum
+from typing import Any, Self
+
+from rules.dice import RollRecord
+from rules.explain import Decision, Explanation
+
+
+def to_data(value: Any) -> Any:
+    if isinstance(value, RollRecord):
+        return value.as_dict()
+    if isinstance(value, Explanation):
+        return value.as_list()
+    if isinstance(value, Decision):
+        return {**value.as_dict(), "options": to_data(value.options)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(to_data(k)): to_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_data(v) for v in value]
+    return value
+
+
+def from_data(tp: Any, data: Any) -> Any:
+    """Rebuild a value of type `tp` (dataclass, enum, container or plain type) from data."""
+    if data is None:
+        return None
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        return from_data(inner[0], data) if len(inner) == 1 else data
+    if origin is list:
+        return [from_data(args[0], v) for v in data]
+    if origin in (set, frozenset):
+        return origin(from_data(args[0], v) for v in data)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_data(args[0], v) for v in data)
+        return tuple(from_data(a, v) for a, v in zip(args, data, strict=True))
+    if origin is dict:
+        return {from_data(args[0], k): from_data(args[1], v) for k, v in data.items()}
+    if tp is int and isinstance(data, str):
+        return int(data)
+    if tp is RollRecord:
+        return RollRecord.from_dict(data)
+    if tp is Explanation:
+        return Explanation.from_list(data)
+    if tp is Decision:
+        return Decision.from_dict(data)
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return tp(data)
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        names = {f.name for f in dataclasses.fields(tp) if f.init}
+        return tp(**{k: from_data(hints[k], v) for k, v in data.items() if k in names})
+    return data
+
+
+class Serializable:
+    """Mixin for dataclasses: `to_dict()` gives JSON-ready data, `from_dict()` rebuilds it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_data(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        return from_data(cls, data)
