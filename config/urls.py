@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from campaigns.views import accounts, campaigns, health, home
+from campaigns.views import accounts, campaigns, cc, health, home
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -14,6 +14,27 @@ urlpatterns = [
         "campaigns/<int:pk>/sides/<int:side_pk>/seat/",
         campaigns.side_take_seat,
         name="side-join",
+    ),
+    path("campaigns/new/cc/<slug:template>/", cc.cc_new, name="cc-new"),
+    path("campaigns/<int:pk>/advance/", cc.cc_advance_view, name="cc-advance"),
+    path("campaigns/<int:pk>/resume/", cc.cc_resume, name="cc-resume"),
+    path("campaigns/<int:pk>/tables/", cc.cc_tables, name="cc-tables"),
+    path("campaigns/<int:pk>/log/", cc.full_log, name="campaign-log"),
+    path(
+        "campaigns/<int:pk>/decisions/<int:decision_pk>/",
+        cc.decision_answer_view,
+        name="decision-answer",
+    ),
+    path("campaigns/<int:pk>/battles/<int:number>/", cc.battle_detail, name="battle-detail"),
+    path("campaigns/<int:pk>/battles/<int:number>/sheet/", cc.battle_sheet, name="battle-sheet"),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/events/", cc.battle_event_view, name="battle-event"
+    ),
+    path("campaigns/<int:pk>/battles/<int:number>/rolls/", cc.battle_roll_view, name="battle-roll"),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/result/",
+        cc.battle_result_view,
+        name="battle-result",
     ),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Literal, Protocol
 
-from rules.errors import DiceError
+from rules.errors import DiceError, RollNeeded
 
 Reading = Literal["sum", "tens_units"]
 
@@ -262,11 +262,25 @@ class EnteredDice:
     def roll(self, kind_: str | RollKind, *, purpose: str, rule: str = "") -> RollRecord:
         spec = kind(kind_)
         if not self._entries:
-            raise DiceError(f"no entered roll left for {purpose} ({spec.name})", rule=rule)
+            raise RollNeeded(spec.name, purpose, rule)
         record = entered_roll(spec, self._entries[0], purpose=purpose, rule=rule)
         self._entries.pop(0)
         self.history.append(record)
         return record
+
+
+def parse_entry(text: str | int | Sequence[int]) -> Entry:
+    """A roll as a player types it: "7" → 7, "3,4" or "3 4" → [3, 4]; numbers pass through."""
+    if isinstance(text, int | list | tuple):
+        return text
+    parts = str(text).replace(",", " ").split()
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise DiceError(f"enter the dice as numbers, for example 7 or 3,4 (not {text!r})") from None
+    if not numbers:
+        raise DiceError("enter the roll")
+    return numbers[0] if len(numbers) == 1 else numbers
 
 
 def entered_roll(

@@ -16,6 +16,15 @@ class DiceError(RuleError):
     """A roll value entered by a player is impossible for the roll kind."""
 
 
+class RollNeeded(DiceError):
+    """Players roll at the table and have not yet entered this roll: ask them for it."""
+
+    def __init__(self, kind: str, purpose: str, rule: str = "") -> None:
+        self.kind = kind
+        self.purpose = purpose
+        super().__init__(f"no entered roll left for {purpose} ({kind})", rule=rule)
+
+
 class TableDataError(RuleError):
     """User-supplied table data does not match the table's schema.
 

@@ -23,11 +23,13 @@ def append_log(
     rule: str = "",
     data: dict[str, Any] | None = None,
     private_to: Side | None = None,
+    battle=None,
 ) -> LogEntry:
     """Append one entry to the campaign log; the caller holds the campaign lock."""
     last = LogEntry.objects.filter(campaign=campaign).aggregate(m=Max("seq"))["m"] or 0
     return LogEntry.objects.create(
         campaign=campaign,
+        battle=battle,
         seq=last + 1,
         kind=kind,
         summary=summary[:300],

@@ -6,11 +6,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.cc.engines import TEMPLATES
 from campaigns.forms import CampaignCreateForm
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.permissions import can_view_campaign, viewer_context
 from campaigns.selectors import campaign_log, campaign_with_sides
 from campaigns.services import campaign_create, side_join
+from campaigns.views.cc import dashboard_context
+
+LOG_PREVIEW = 30
 
 
 @login_required
@@ -25,7 +29,7 @@ def campaign_new(request):
         else:
             messages.success(request, _("Campaign created. Invite your opponents to a side."))
             return redirect(campaign)
-    return render(request, "campaigns/new.html", {"form": form})
+    return render(request, "campaigns/new.html", {"form": form, "templates": TEMPLATES.values()})
 
 
 def campaign_detail(request, pk: int):
@@ -39,13 +43,19 @@ def campaign_detail(request, pk: int):
     kind = request.GET.get("kind") or None
     if kind not in LogEntry.Kind.values:
         kind = None
-    log = campaign_log(campaign, viewer, kind=kind)
-    template = "campaigns/detail.html#log" if request.htmx else "campaigns/detail.html"
-    return render(
-        request,
-        template,
-        {"campaign": campaign, "viewer": viewer, "log": log, "kind": kind, "kinds": LogEntry.Kind},
-    )
+    log = campaign_log(campaign, viewer, kind=kind).reverse()[:LOG_PREVIEW]
+    if request.htmx:
+        return render(request, "campaigns/detail.html#log", {"log": log, "campaign": campaign})
+    context = {
+        "campaign": campaign,
+        "viewer": viewer,
+        "log": log,
+        "kind": kind,
+        "kinds": LogEntry.Kind,
+    }
+    if campaign.template in TEMPLATES:
+        context.update(dashboard_context(campaign, viewer))
+    return render(request, "campaigns/detail.html", context)
 
 
 @login_required

@@ -16,6 +16,7 @@ from rules.dice import (
     entered_roll,
     kind,
 )
+from rules.errors import RollNeeded
 
 
 @pytest.mark.parametrize(
@@ -70,8 +71,9 @@ def test_d66_reads_red_as_tens_and_white_as_units():
 
 
 def test_an_empty_entered_queue_says_what_roll_is_missing():
-    with pytest.raises(DiceError, match="no entered roll left for morale"):
-        EnteredDice().roll("d6", purpose="morale")
+    with pytest.raises(RollNeeded, match="no entered roll left for morale") as err:
+        EnteredDice().roll("d6", purpose="morale", rule="17.1.d")
+    assert (err.value.kind, err.value.purpose, err.value.rule) == ("d6", "morale", "17.1.d")
 
 
 def test_a_refused_entry_is_not_consumed():

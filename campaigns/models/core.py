@@ -2,7 +2,6 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -78,7 +77,12 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, blank=True, related_name="mastered_campaigns"
     )
     options = models.JSONField(default=dict, blank=True)
-    state = models.JSONField(default=dict, blank=True)
+    tables = models.JSONField(
+        default=dict, blank=True, help_text="User-supplied tables the rulebook only references."
+    )
+    state = models.JSONField(
+        default=dict, blank=True, help_text="The rules engine's campaign state (private parts too)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -143,6 +147,9 @@ class LogEntry(models.Model):
         CORRECTION = "correction", _("Correction")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="log")
+    battle = models.ForeignKey(
+        "campaigns.Battle", null=True, blank=True, on_delete=models.CASCADE, related_name="log"
+    )
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     actor = models.ForeignKey(
@@ -178,6 +185,3 @@ class LogEntry(models.Model):
     @property
     def is_private(self) -> bool:
         return self.private_to_id is not None
-
-
-PUBLIC_CAMPAIGN = Q(visibility=Campaign.Visibility.PUBLIC)

@@ -1,0 +1,210 @@
+"""Forms for Combat Commander campaigns: creation, tables, decisions, battle play."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import itertools
+import json
+from enum import Enum
+from functools import cache
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.cc.engines import CCTemplate
+from campaigns.models import Campaign, Decision
+from campaigns.services.battles import EVENTS, parse_units
+
+
+@cache
+def option_help(cls: type) -> dict[str, str]:
+    """The attribute docstrings of an options dataclass: the reading each option changes."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body
+    found = {}
+    for node, nxt in itertools.pairwise(body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(nxt, ast.Expr)
+            and isinstance(nxt.value, ast.Constant)
+        ):
+            found[node.target.id] = str(nxt.value.value)
+    return found
+
+
+class CCCampaignForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=160)
+    role = forms.ChoiceField(label=_("Your part"))
+    visibility = forms.ChoiceField(
+        label=_("Visibility"),
+        choices=Campaign.Visibility.choices,
+        initial=Campaign.Visibility.PRIVATE,
+    )
+    dice_mode = forms.ChoiceField(
+        label=_("Dice for campaign procedures"),
+        choices=[
+            ("server", _("The site rolls (logged before anyone sees the result)")),
+            ("entered", _("We roll at the table and enter the dice")),
+        ],
+        initial="server",
+    )
+    description = forms.CharField(
+        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, template: CCTemplate, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.template = template
+        self.fields["role"].choices = [
+            *(
+                (str(i), _("I play %(side)s") % {"side": n})
+                for i, (n, _f) in enumerate(template.sides)
+            ),
+            ("gm", _("I am a neutral game master (I see both sides' secrets)")),
+            ("none", _("I organise it; seats are taken later")),
+        ]
+        helps = option_help(template.options_cls)
+        for f in dataclasses.fields(template.options_cls):
+            default = f.default
+            label = f.name.replace("_", " ").capitalize()
+            if isinstance(default, bool):
+                field = forms.BooleanField(label=label, required=False, initial=default)
+            elif isinstance(default, Enum):
+                field = forms.ChoiceField(
+                    label=label,
+                    choices=[(e.value, e.value) for e in type(default)],
+                    initial=default.value,
+                )
+            else:
+                continue
+            field.help_text = helps.get(f.name, "")
+            self.fields[f"opt_{f.name}"] = field
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        role = data["role"]
+        return {
+            "name": data["name"],
+            "template": self.template.key,
+            "visibility": data["visibility"],
+            "dice_mode": data["dice_mode"],
+            "description": data["description"],
+            "options": {k[4:]: v for k, v in data.items() if k.startswith("opt_")},
+            "creator_side": int(role) if role.isdigit() else None,
+            "as_game_master": role == "gm",
+        }
+
+
+class TablesForm(forms.Form):
+    tables = forms.CharField(
+        label=_("Tables (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false", "class": "code"}),
+    )
+    upload = forms.FileField(label=_("…or upload a JSON file"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        raw = (
+            data.get("upload").read().decode("utf-8", "replace")
+            if data.get("upload")
+            else data.get("tables")
+        )
+        if not raw:
+            raise forms.ValidationError(_("Paste the tables or upload a file."))
+        try:
+            data["parsed"] = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                _("This is not valid JSON (line %(line)s, column %(col)s: %(msg)s).")
+                % {"line": exc.lineno, "col": exc.colno, "msg": exc.msg}
+            ) from None
+        return data
+
+
+def decision_form(decision: Decision, data=None) -> forms.Form:
+    """A one-field form shaped by the decision: several options, one option, a number, dice."""
+    form = forms.Form(data, prefix=f"d{decision.pk}")
+    choices = [(str(o), str(o)) for o in decision.options]
+    if decision.is_roll:
+        form.fields["answer"] = forms.CharField(
+            label=_("Dice (%(kind)s)") % {"kind": decision.roll_kind},
+            help_text=_("The total, or each die separated by commas (white die first)."),
+        )
+    elif decision.is_multiple:
+        form.fields["answer"] = forms.MultipleChoiceField(
+            label=_("Your choice"),
+            choices=choices,
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+        )
+    elif decision.options:
+        form.fields["answer"] = forms.ChoiceField(
+            label=_("Your choice"), choices=choices, widget=forms.RadioSelect
+        )
+    else:
+        form.fields["answer"] = forms.IntegerField(label=_("Number"))
+    return form
+
+
+class EventForm(forms.Form):
+    category = forms.ChoiceField(label=_("What happened"), choices=list(EVENTS.items()))
+    text = forms.CharField(label=_("Details"), required=False, max_length=200)
+    vp_delta = forms.IntegerField(
+        label=_("VP change"),
+        required=False,
+        help_text=_("Signed, toward the first side listed: +2 or −1."),
+    )
+
+
+class RollForm(forms.Form):
+    roll_kind = forms.ChoiceField(
+        label=_("Dice"),
+        choices=[("2d6", "2d6 (white + coloured)"), ("d6", "d6"), ("d10", "d10")],
+        initial="2d6",
+    )
+    purpose = forms.CharField(label=_("For"), max_length=120)
+    entered = forms.CharField(
+        label=_("Rolled at the table"),
+        required=False,
+        help_text=_("Leave empty to let the site roll; or type the total or the dice (3,4)."),
+    )
+
+
+class ResultForm(forms.Form):
+    winner = forms.ChoiceField(label=_("Winner"), widget=forms.RadioSelect)
+
+    def __init__(self, sides, survivors: bool, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = {str(s.pk): s for s in sides}
+        self.fields["winner"].choices = [(str(s.pk), s.name) for s in sides]
+        self.survivor_fields = []
+        if survivors:
+            for s in sides:
+                name = f"survivors_{s.faction}"
+                self.fields[name] = forms.CharField(
+                    label=_("%(side)s survivors") % {"side": s.name},
+                    required=False,
+                    widget=forms.Textarea(attrs={"rows": 4}),
+                    help_text=_(
+                        "One unit per line: id; kind; weapon; veteran; leader of. "
+                        "Example: 2-1; Rifle squad; LMG; veteran"
+                    ),
+                )
+                self.survivor_fields.append((s.faction, name))
+
+    def clean(self):
+        data = super().clean()
+        survivors = {}
+        for faction, name in self.survivor_fields:
+            try:
+                survivors[faction] = parse_units(data.get(name, ""))
+            except forms.ValidationError as exc:
+                self.add_error(name, exc)
+        data["survivors"] = survivors
+        if "winner" in data:
+            data["winner_side"] = self.sides[data["winner"]]
+        return data

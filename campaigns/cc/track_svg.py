@@ -1,0 +1,77 @@
+"""The campaign position track as an SVG picture: positions, the battles fought, the next one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+WIDTH, HEIGHT, MARGIN = 640, 170, 50
+
+
+def track_svg(
+    positions: Sequence[str],
+    maps: Mapping[str, int],
+    path: Sequence[str],
+    next_position: str | None,
+    *,
+    title: str,
+    ends: tuple[str, str] = ("", ""),
+) -> SafeString:
+    """Positions on a line; each battle fought is a numbered marker with arrows between them."""
+    step = (WIDTH - 2 * MARGIN) / max(len(positions) - 1, 1)
+    x = {p: MARGIN + i * step for i, p in enumerate(positions)}
+    y = 80
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="track-title track-desc" class="track">',
+        f'<title id="track-title">{escape(title)}</title>',
+        f'<desc id="track-desc">{escape(_describe(path, next_position))}</desc>',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
+        'markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        'fill="#5a3e1b"/></marker></defs>',
+        f'<line x1="{MARGIN}" y1="{y}" x2="{WIDTH - MARGIN}" y2="{y}" stroke="#cfc8b6" '
+        'stroke-width="6" stroke-linecap="round"/>',
+    ]
+    for side, anchor, px in (
+        (ends[0], "start", MARGIN - 30),
+        (ends[1], "end", WIDTH - MARGIN + 30),
+    ):
+        if side:
+            parts.append(
+                f'<text x="{px}" y="{HEIGHT - 8}" text-anchor="{anchor}" font-size="12" '
+                f'fill="#5d6055">{escape(side)}</text>'
+            )
+    for p in positions:
+        current = p == next_position
+        parts.append(
+            f'<circle cx="{x[p]:.0f}" cy="{y}" r="{20 if current else 15}" '
+            f'fill="{"#5a3e1b" if current else "#fff"}" stroke="#5a3e1b" stroke-width="3"/>'
+            f'<text x="{x[p]:.0f}" y="{y + 5}" text-anchor="middle" font-size="13" '
+            f'font-weight="700" fill="{"#fff" if current else "#1d1f1a"}">{escape(p)}</text>'
+            f'<text x="{x[p]:.0f}" y="{y + 45}" text-anchor="middle" font-size="11" '
+            f'fill="#5d6055">map {escape(maps.get(p, "?"))}</text>'
+        )
+    for i, p in enumerate(path):
+        bx, by = x[p] + (i % 3 - 1) * 12, y - 38 - (i // 3) * 4
+        parts.append(
+            f'<circle cx="{bx:.0f}" cy="{by:.0f}" r="9" fill="#ece5d3" stroke="#5a3e1b"/>'
+            f'<text x="{bx:.0f}" y="{by + 4:.0f}" text-anchor="middle" font-size="10">{i + 1}</text>'
+        )
+        if i:
+            prev = path[i - 1]
+            if prev != p:
+                parts.append(
+                    f'<path d="M{x[prev]:.0f},{y - 22} Q{(x[prev] + x[p]) / 2:.0f},{y - 70} '
+                    f'{x[p]:.0f},{y - 22}" fill="none" stroke="#5a3e1b" stroke-width="2" '
+                    'marker-end="url(#arrow)"/>'
+                )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # every variable part is escaped above
+
+
+def _describe(path: Sequence[str], next_position: str | None) -> str:
+    fought = ", ".join(f"battle {i + 1} at {p}" for i, p in enumerate(path)) or "no battle yet"
+    nxt = f"; next battle at {next_position}" if next_position else ""
+    return f"{fought}{nxt}."

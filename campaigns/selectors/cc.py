@@ -1,0 +1,164 @@
+"""Combat Commander dashboard: what a campaign page shows, read from the engine state.
+
+The engine state also holds private data (a sealed answer waiting for its sibling sits in
+`pending`); nothing here reads `pending`, so the dashboard never leaks it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaigns.cc.engines import CCTemplate, template_for
+from campaigns.cc.track_svg import track_svg
+from campaigns.models import Battle, Campaign, Decision
+from campaigns.permissions import Viewer
+from campaigns.services.cc_engine import can_answer
+from rules.cc.campaign import Phase, Pool
+from rules.cc.common import Faction
+
+
+@dataclass
+class SideView:
+    name: str
+    faction: str
+    quality: str
+    wins: int
+    lists: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+@dataclass
+class Dashboard:
+    template: CCTemplate
+    phase: str
+    battle_number: int
+    position: str
+    sides: list[SideView]
+    pools: list[Pool]
+    battles: list[Battle]
+    decisions: list[tuple[Decision, bool]]
+    waiting_for: str
+    track: str
+    victory: str | None
+    current_battle: Battle | None
+    missing_values: int
+    tables_note: str
+
+
+LISTS = {
+    "pool": "Regimental pool",
+    "regimental": "Regimental pool",
+    "divisional": "Divisional reserves",
+    "exhausted": "Exhausted",
+}
+
+
+def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
+    """Everything the campaign page shows (3 queries beyond the campaign and its sides)."""
+    tpl = template_for(campaign.template)
+    state = tpl.load(campaign.state)
+    sides = {s.faction: s for s in campaign.sides.all()}
+    battles = list(campaign.battles.select_related("winner"))
+    decisions = list(
+        campaign.decisions.filter(status=Decision.Status.OPEN).select_related("chooser")
+    )
+    wins = {f: 0 for f in Faction}
+    for record in state.battles:
+        if record.winner is not None:
+            wins[record.winner] += 1
+    side_views = []
+    for name, faction in tpl.sides:
+        view = SideView(
+            name=sides[faction.value].name if faction.value in sides else name,
+            faction=faction.value,
+            quality=state.quality[faction].value,
+            wins=wins[faction],
+        )
+        for attr, label in LISTS.items():
+            value = getattr(state, attr, None)
+            if isinstance(value, dict) and faction in value:
+                view.lists.append((label, list(value[faction])))
+        reinforcements = getattr(state, "reinforcements", {}).get(faction)
+        if reinforcements is not None:
+            view.lists.append(("Reinforcements", [_unit(u) for u in reinforcements]))
+        rank = getattr(state, "rank", {}).get(faction)
+        if rank:
+            view.lists.append(("Command leader", [state.command_leader(faction)]))
+        side_views.append(view)
+    ended = state.phase is Phase.ENDED
+    path = [b.position for b in state.battles]
+    current = next((b for b in battles if b.number == state.battle), None)
+    return Dashboard(
+        template=tpl,
+        phase=state.phase.value,
+        battle_number=state.battle,
+        position=state.position,
+        sides=side_views,
+        pools=_pools(state),
+        battles=battles,
+        decisions=[(d, can_answer(viewer, d)) for d in decisions],
+        waiting_for=_waiting_for(state.phase, decisions, current),
+        track=track_svg(
+            tpl.positions,
+            tpl.maps,
+            path,
+            None if ended else state.position,
+            title=f"{tpl.label}: campaign positions",
+            ends=(f"← {tpl.sides[0][0]} end", f"{tpl.sides[1][0]} end →")
+            if tpl.key == "stalingrad"
+            else ("", ""),
+        ),
+        victory=(
+            f"{sides[state.winner.value].name} — {state.victory.replace('_', ' ')}"
+            if ended and state.winner
+            else None
+        ),
+        current_battle=current,
+        missing_values=_missing(campaign.tables),
+        tables_note=str(campaign.tables.get("_note", "")),
+    )
+
+
+def _missing(tables: dict[str, Any]) -> int:
+    """How many values of the user tables are still empty (null): what the players must enter."""
+    rows = [
+        row
+        for section in ("campaign_forces", "divisional_reserve")
+        for row in (tables.get(section) or {}).get("rows") or []
+    ]
+    missing = sum(1 for row in rows for v in row.values() if v is None)
+    return missing + (0 if (tables.get("divisional_reserve") or {}).get("rows") else 1)
+
+
+def _unit(unit: Any) -> str:
+    text = f"{unit.id} ({unit.kind}"
+    if unit.weapon:
+        text += f", {unit.weapon}"
+    if unit.veteran:
+        text += ", veteran"
+    return text + ")"
+
+
+def _pools(state: Any) -> list[Pool]:
+    found: list[Pool] = []
+    for f in dataclasses.fields(state):
+        value = getattr(state, f.name)
+        if isinstance(value, Pool):
+            found.append(value)
+        elif isinstance(value, dict):
+            found.extend(v for v in value.values() if isinstance(v, Pool))
+    return found
+
+
+def _waiting_for(phase: Phase, decisions: list[Decision], battle: Battle | None) -> str:
+    if phase is Phase.ENDED:
+        return "The campaign is over."
+    if decisions:
+        names = sorted({d.chooser.name if d.chooser else "the players" for d in decisions})
+        return "Waiting for " + " and ".join(names) + "."
+    if phase is Phase.BATTLE:
+        if battle is not None and battle.result:
+            return "Resolving the battle's consequences."
+        return "The battle is being played: enter its result when it ends."
+    return "Ready to set up the next battle."

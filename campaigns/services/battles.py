@@ -1,0 +1,178 @@
+"""What happens at the table during a battle, and its result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.models import Battle, Campaign, LogEntry, Side
+from campaigns.services._base import append_log, lock_campaign
+from rules.dice import RollRecord, ServerDice, entered_roll, kind, parse_entry
+from rules.errors import DiceError
+
+EVENTS = {
+    "time": gettext_lazy("Time track advance"),
+    "vp": gettext_lazy("VP change"),
+    "casualty": gettext_lazy("Casualty"),
+    "battle_harden": gettext_lazy("Battle Harden (veteran)"),
+    "hero": gettext_lazy("Hero"),
+    "field_promotion": gettext_lazy("Field Promotion"),
+    "kia": gettext_lazy("Killed in action"),
+    "light_wounds": gettext_lazy("Light Wounds"),
+    "sudden_death": gettext_lazy("Sudden Death roll"),
+    "other": gettext_lazy("Other event"),
+}
+UNIT_FIELDS = ("id", "kind", "weapon", "veteran", "leader_of")
+
+
+def _playing(battle_id: int) -> tuple[Campaign, Battle]:
+    battle = Battle.objects.get(pk=battle_id)
+    campaign = lock_campaign(battle.campaign_id)
+    battle.refresh_from_db()
+    return campaign, battle
+
+
+def battle_event_record(
+    *, battle: Battle, actor, category: str, text: str, vp_delta: int | None = None
+) -> LogEntry:
+    """Log an event of play (time, VP, casualties, roster events such as Hero or KIA)."""
+    if category not in EVENTS:
+        raise ValidationError({"category": _("Choose one of the listed events.")})
+    text = text.strip()
+    if not text and vp_delta is None:
+        raise ValidationError({"text": _("Say what happened.")})
+    with transaction.atomic():
+        campaign, battle = _playing(battle.pk)
+        if battle.status != Battle.Status.PLAYING:
+            raise ValidationError(_("Events are logged while the battle is being played."))
+        label = str(EVENTS[category])
+        summary = f"{label}: {text}" if text else label
+        if vp_delta:
+            summary += " " + _("(VP %(delta)+d)") % {"delta": vp_delta}
+        return append_log(
+            campaign,
+            kind=LogEntry.Kind.EVENT,
+            summary=summary,
+            actor=actor,
+            battle=battle,
+            data={"category": category, "text": text, "vp_delta": vp_delta},
+        )
+
+
+def battle_roll(
+    *, battle: Battle, actor, roll_kind: str, purpose: str, entered: Any = None
+) -> RollRecord:
+    """A roll during play: by the server, or entered from the table; logged with its purpose."""
+    purpose = purpose.strip() or _("unspecified purpose")
+    try:
+        spec = kind(roll_kind)
+        record = (
+            ServerDice().roll(spec, purpose=purpose)
+            if entered in (None, "", [])
+            else entered_roll(spec, parse_entry(entered), purpose=purpose)
+        )
+    except DiceError as err:
+        raise ValidationError({"entered": err.message}) from None
+    with transaction.atomic():
+        campaign, battle = _playing(battle.pk)
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.ROLL,
+            summary=_("%(who)s %(how)s %(kind)s for %(purpose)s: %(value)s")
+            % {
+                "who": actor.get_username(),
+                "how": _("rolled") if record.source == "server" else _("entered"),
+                "kind": record.kind,
+                "purpose": purpose,
+                "value": record.value,
+            },
+            actor=actor,
+            battle=battle,
+            data={"roll": record.as_dict()},
+        )
+    return record
+
+
+def parse_units(text: str) -> list[dict[str, Any]]:
+    """Survivors typed one per line: `id; kind; weapon; veteran; leader of` (last three optional).
+
+    Errors name the line, so the player can fix exactly that one.
+    """
+    units, errors, seen = [], [], set()
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [p.strip() for p in line.split(";")]
+        if len(parts) > len(UNIT_FIELDS) or len(parts) < 2 or not parts[0] or not parts[1]:
+            errors.append(
+                _("Line %(n)s: write “id; kind” and optionally “; weapon; veteran; leader of”.")
+                % {"n": n}
+            )
+            continue
+        parts += [""] * (len(UNIT_FIELDS) - len(parts))
+        uid, unit_kind, weapon, veteran, leader_of = parts
+        if veteran.lower() not in ("", "veteran", "yes", "no", "v"):
+            errors.append(_("Line %(n)s: the fourth field is “veteran” or empty.") % {"n": n})
+            continue
+        if uid in seen:
+            errors.append(_("Line %(n)s: the id %(id)s is used twice.") % {"n": n, "id": uid})
+            continue
+        seen.add(uid)
+        units.append(
+            {
+                "id": uid,
+                "kind": unit_kind,
+                "weapon": weapon or None,
+                "veteran": veteran.lower() in ("veteran", "yes", "v"),
+                "leader_of": leader_of or None,
+            }
+        )
+    if errors:
+        raise ValidationError(errors)
+    return units
+
+
+def battle_result_submit(
+    *, battle: Battle, actor, winner: Side, survivors: dict[str, list[dict[str, Any]]]
+) -> Battle:
+    """Record the result once, then resolve the campaign's consequences in the background.
+
+    Submitting the same result again changes nothing; a different one is refused (a game
+    master corrects results).
+    """
+    payload = {"winner": winner.faction, "survivors": survivors}
+    with transaction.atomic():
+        campaign, battle = _playing(battle.pk)
+        if winner.campaign_id != campaign.pk:
+            raise ValidationError({"winner": _("The winner must be one of this campaign's sides.")})
+        if battle.result:
+            if battle.result == payload:
+                return battle
+            raise ValidationError(
+                _(
+                    "A result was already entered for this battle; ask the game master to correct it."
+                )
+            )
+        if battle.status != Battle.Status.PLAYING:
+            raise ValidationError(_("This battle is not being played."))
+        battle.result = payload
+        battle.winner = winner
+        battle.result_submitted_by = actor
+        battle.status = Battle.Status.RESOLVING
+        battle.save(update_fields=["result", "winner", "result_submitted_by", "status"])
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.RESULT,
+            summary=_("Battle %(n)s won by %(side)s.") % {"n": battle.number, "side": winner.name},
+            actor=actor,
+            battle=battle,
+            data=payload,
+        )
+        from campaigns.tasks import resolve_campaign
+
+        transaction.on_commit(lambda: resolve_campaign.delay(campaign.pk))
+    return battle

@@ -1,0 +1,302 @@
+"""Combat Commander campaign pages: create, dashboard actions, decisions, tables, battles."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.cc.engines import TEMPLATES, template_for
+from campaigns.cc.forms import (
+    CCCampaignForm,
+    EventForm,
+    ResultForm,
+    RollForm,
+    TablesForm,
+    decision_form,
+)
+from campaigns.models import Battle, Campaign, Decision, LogEntry
+from campaigns.permissions import Viewer, can_view_campaign, viewer_context
+from campaigns.selectors import campaign_log, campaign_with_sides
+from campaigns.selectors.cc import cc_dashboard
+from campaigns.services.battles import battle_event_record, battle_result_submit, battle_roll
+from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from campaigns.services.cc_engine import cc_advance, decision_answer
+from campaigns.tasks import resolve_campaign
+from rules.cc.campaign_tables import DIVISIONAL_RESERVE, FORCES
+
+
+def _load(request, pk: int, *, cc: bool = True) -> tuple[Campaign, Viewer]:
+    try:
+        campaign = campaign_with_sides(pk)
+    except Campaign.DoesNotExist:
+        raise Http404 from None
+    viewer = viewer_context(request.user, campaign)
+    if not can_view_campaign(request.user, campaign, viewer):
+        raise Http404
+    if cc and campaign.template not in TEMPLATES:
+        raise Http404
+    return campaign, viewer
+
+
+def _errors(request, exc: ValidationError) -> None:
+    for message in exc.messages:
+        messages.error(request, message)
+
+
+@login_required
+def cc_new(request, template: str):
+    if template not in TEMPLATES:
+        raise Http404
+    tpl = template_for(template)
+    form = CCCampaignForm(tpl, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = cc_campaign_create(creator=request.user, **form.service_kwargs())
+        except ValidationError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(
+                request,
+                _(
+                    "Campaign created with the rulebook's example tables. Enter the values from "
+                    "your printed tables before the first battle."
+                ),
+            )
+            return redirect(campaign)
+    return render(request, "cc/new.html", {"form": form, "template": tpl})
+
+
+@login_required
+@require_POST
+def cc_advance_view(request, pk: int):
+    campaign, viewer = _load(request, pk)
+    if not viewer.is_participant:
+        return HttpResponseForbidden(_("Only the campaign's players and game master may do this."))
+    try:
+        cc_advance(campaign_id=campaign.pk, actor=request.user)
+    except ValidationError as exc:
+        _errors(request, exc)
+    return redirect(campaign)
+
+
+@login_required
+@require_POST
+def cc_resume(request, pk: int):
+    campaign, viewer = _load(request, pk)
+    if not viewer.is_participant:
+        return HttpResponseForbidden(_("Only the campaign's players and game master may do this."))
+    resolve_campaign.delay(campaign.pk)
+    messages.info(request, _("Resolution resumed."))
+    return redirect(campaign)
+
+
+@login_required
+@require_POST
+def decision_answer_view(request, pk: int, decision_pk: int):
+    campaign, _viewer = _load(request, pk)
+    decision = get_object_or_404(Decision, pk=decision_pk, campaign=campaign)
+    form = decision_form(decision, request.POST)
+    if form.is_valid():
+        try:
+            decision_answer(
+                decision=decision, actor=request.user, answer=form.cleaned_data["answer"]
+            )
+        except ValidationError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(request, _("Answer recorded."))
+    else:
+        for errors in form.errors.values():
+            for e in errors:
+                messages.error(request, e)
+    return redirect(campaign)
+
+
+def cc_tables(request, pk: int):
+    campaign, viewer = _load(request, pk)
+    tpl = template_for(campaign.template)
+    initial = {"tables": json.dumps(campaign.tables, indent=2, ensure_ascii=False)}
+    form = TablesForm(request.POST or None, request.FILES or None, initial=initial)
+    if request.method == "POST":
+        if not viewer.can_manage:
+            return HttpResponseForbidden(_("Only the campaign's organiser may edit its tables."))
+        if form.is_valid():
+            try:
+                cc_tables_update(
+                    campaign=campaign, actor=request.user, data=form.cleaned_data["parsed"]
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                messages.success(request, _("Tables saved."))
+                return redirect("cc-tables", pk=campaign.pk)
+    return render(
+        request,
+        "cc/tables.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "form": form,
+            "template": tpl,
+            "schemas": [FORCES.describe(), DIVISIONAL_RESERVE.describe()],
+        },
+    )
+
+
+def _battle(campaign: Campaign, number: int) -> Battle:
+    return get_object_or_404(
+        Battle.objects.select_related("winner"), campaign=campaign, number=number
+    )
+
+
+def _record(campaign: Campaign, number: int):
+    state = template_for(campaign.template).load(campaign.state)
+    return next((b for b in state.battles if b.number == number), None)
+
+
+def battle_detail(request, pk: int, number: int):
+    campaign, viewer = _load(request, pk)
+    battle = _battle(campaign, number)
+    log = campaign_log(campaign, viewer).filter(battle=battle)
+    if request.htmx and request.GET.get("partial") == "log":
+        return render(request, "cc/battle.html#battle-log", {"log": log})
+    tpl = template_for(campaign.template)
+    sides = list(campaign.sides.all())
+    return render(
+        request,
+        "cc/battle.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "battle": battle,
+            "record": _record(campaign, number),
+            "log": log,
+            "event_form": EventForm(),
+            "roll_form": RollForm(),
+            "result_form": ResultForm(sides, tpl.survivors),
+            "sides": sides,
+        },
+    )
+
+
+def battle_sheet(request, pk: int, number: int):
+    campaign, _viewer = _load(request, pk)
+    battle = _battle(campaign, number)
+    return render(
+        request,
+        "cc/sheet.html",
+        {"campaign": campaign, "battle": battle, "record": _record(campaign, number)},
+    )
+
+
+def _play_action(request, pk: int, number: int):
+    campaign, viewer = _load(request, pk)
+    if not viewer.is_participant:
+        raise Http404
+    return campaign, _battle(campaign, number)
+
+
+def _after_play(request, campaign: Campaign, battle: Battle, viewer=None):
+    if request.htmx:
+        viewer = viewer or viewer_context(request.user, campaign)
+        log = campaign_log(campaign, viewer).filter(battle=battle)
+        return render(request, "cc/_play_response.html", {"log": log})
+    return redirect(battle)
+
+
+@login_required
+@require_POST
+def battle_event_view(request, pk: int, number: int):
+    campaign, battle = _play_action(request, pk, number)
+    form = EventForm(request.POST)
+    if form.is_valid():
+        try:
+            battle_event_record(battle=battle, actor=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _errors(request, exc)
+    else:
+        messages.error(request, _("Choose what happened and say how."))
+    return _after_play(request, campaign, battle)
+
+
+@login_required
+@require_POST
+def battle_roll_view(request, pk: int, number: int):
+    campaign, battle = _play_action(request, pk, number)
+    form = RollForm(request.POST)
+    if form.is_valid():
+        try:
+            battle_roll(battle=battle, actor=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _errors(request, exc)
+    else:
+        messages.error(request, _("Say what the roll is for."))
+    return _after_play(request, campaign, battle)
+
+
+@login_required
+@require_POST
+def battle_result_view(request, pk: int, number: int):
+    campaign, battle = _play_action(request, pk, number)
+    tpl = template_for(campaign.template)
+    form = ResultForm(list(campaign.sides.all()), tpl.survivors, request.POST)
+    if form.is_valid():
+        try:
+            battle_result_submit(
+                battle=battle,
+                actor=request.user,
+                winner=form.cleaned_data["winner_side"],
+                survivors=form.cleaned_data["survivors"],
+            )
+        except ValidationError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(request, _("Result recorded; the campaign rules are being applied."))
+            return redirect(campaign)
+    else:
+        for field, errors in form.errors.items():
+            for e in errors:
+                messages.error(
+                    request, f"{form.fields[field].label if field in form.fields else ''} {e}"
+                )
+    return redirect(battle)
+
+
+def full_log(request, pk: int):
+    campaign, viewer = _load(request, pk, cc=False)
+    kind = request.GET.get("kind") or None
+    kind = kind if kind in LogEntry.Kind.values else None
+    battle_no = request.GET.get("battle") or ""
+    entries = campaign_log(campaign, viewer, kind=kind)
+    if battle_no.isdigit():
+        entries = entries.filter(battle__number=int(battle_no))
+    page = Paginator(entries.select_related("battle"), 100).get_page(request.GET.get("page"))
+    context = {
+        "campaign": campaign,
+        "page": page,
+        "kind": kind,
+        "kinds": LogEntry.Kind,
+        "battle_no": battle_no,
+        "battles": campaign.battles.values_list("number", flat=True),
+        "show_battle": True,
+    }
+    template = "cc/log.html#entries" if request.htmx else "cc/log.html"
+    return render(request, template, context)
+
+
+def dashboard_context(campaign: Campaign, viewer: Viewer) -> dict:
+    dash = cc_dashboard(campaign, viewer)
+    return {
+        "dash": dash,
+        "decision_forms": [
+            (d, can, decision_form(d) if can else None) for d, can in dash.decisions
+        ],
+    }

@@ -1,0 +1,217 @@
+"""Combat Commander campaign pages: create, dashboard, sealed choices, tables, battle, log."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import Battle, Campaign, Decision
+from campaigns.services import side_join
+from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from campaigns.services.cc_engine import cc_advance
+from tests.rules.cc.campaign_helpers import STALINGRAD_DATA
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def kurgan(user, other_user):
+    c = cc_campaign_create(creator=user, name="Kurgan", template="stalingrad", creator_side=0)
+    side_join(user=other_user, side=c.sides.get(order=1))
+    cc_tables_update(campaign=c, actor=user, data=STALINGRAD_DATA)
+    return c
+
+
+def test_create_from_the_stalingrad_template(client, user):
+    client.force_login(user)
+    page = client.get(reverse("cc-new", args=["stalingrad"]))
+    assert "Charge fill ins" in page.text and "ST-C1.5.5" in page.text
+    response = client.post(
+        reverse("cc-new", args=["stalingrad"]),
+        {"name": "Mamayev", "role": "1", "visibility": "public", "dice_mode": "server"},
+        follow=True,
+    )
+    campaign = Campaign.objects.get(name="Mamayev")
+    assert [(s.name, s.faction) for s in campaign.sides.all()] == [
+        ("Germans", "axis"),
+        ("Soviets", "allies"),
+    ]
+    assert list(campaign.sides.get(order=1).players.all()) == [user]
+    assert campaign.state["position"] == "O" and campaign.tables["campaign_forces"]["rows"]
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in response.text
+    assert "Set up battle 1" in response.text
+
+
+def test_unknown_template_is_404(client, user):
+    client.force_login(user)
+    assert client.get(reverse("cc-new", args=["kursk"])).status_code == 404
+
+
+def test_sealed_choice_never_reaches_the_other_side(client, kurgan, user, other_user):
+    client.force_login(user)
+    client.post(reverse("cc-advance", args=[kurgan.pk]))
+    axis = Decision.objects.get(campaign=kurgan, key="purchase.axis")
+    page = client.get(kurgan.get_absolute_url()).text
+    assert f'name="d{axis.pk}-answer"' in page  # Germans may answer theirs …
+    allies = Decision.objects.get(campaign=kurgan, key="purchase.allies")
+    assert f'name="d{allies.pk}-answer"' not in page  # … but not the Soviets'
+    client.post(
+        reverse("decision-answer", args=[kurgan.pk, axis.pk]), {f"d{axis.pk}-answer": ["Pionier"]}
+    )
+    client.force_login(other_user)
+    for url, headers in [
+        (kurgan.get_absolute_url(), {}),
+        (kurgan.get_absolute_url() + "?kind=setup", {"HX-Request": "true"}),
+        (reverse("campaign-log", args=[kurgan.pk]), {}),
+        (reverse("campaign-log", args=[kurgan.pk]) + "?kind=setup", {"HX-Request": "true"}),
+        (f"/api/v1/campaigns/{kurgan.pk}/log/", {}),
+        (f"/api/v1/campaigns/{kurgan.pk}/", {}),
+    ]:
+        body = client.get(url, headers=headers).text
+        assert "Your sealed choice" not in body and '"Pionier"]' not in body, url
+        assert "Germans submitted a sealed choice" in body or url.endswith(f"{kurgan.pk}/"), url
+    # the Soviets answer: both are revealed together
+    client.post(
+        reverse("decision-answer", args=[kurgan.pk, allies.pk]), {f"d{allies.pk}-answer": ["B"]}
+    )
+    log = client.get(reverse("campaign-log", args=[kurgan.pk])).text
+    assert "Sealed choices revealed together — Germans: Pionier; Soviets: B" in log
+
+
+def test_answering_for_the_other_side_is_refused(client, kurgan, other_user):
+    cc_advance(campaign_id=kurgan.pk)
+    axis = Decision.objects.get(campaign=kurgan, key="purchase.axis")
+    client.force_login(other_user)
+    response = client.post(
+        reverse("decision-answer", args=[kurgan.pk, axis.pk]),
+        {f"d{axis.pk}-answer": ["C"]},
+        follow=True,
+    )
+    assert "Only the side named by the rules" in response.text
+    axis.refresh_from_db()
+    assert axis.status == "open"
+
+
+def test_tables_page_lists_every_problem_and_changes_nothing(client, kurgan, user):
+    client.force_login(user)
+    kurgan.refresh_from_db()
+    before = kurgan.tables
+    bad = {
+        "campaign_forces": {"rows": [{"formation": "C", "side": "axis", "cost": -2}, {"side": "x"}]}
+    }
+    response = client.post(reverse("cc-tables", args=[kurgan.pk]), {"tables": json.dumps(bad)})
+    assert response.status_code == 200
+    assert "row 1.cost: must be at least 0" in response.text
+    assert "row 2.formation: is required" in response.text
+    kurgan.refresh_from_db()
+    assert kurgan.tables == before
+    broken = client.post(reverse("cc-tables", args=[kurgan.pk]), {"tables": "{not json"})
+    assert "not valid JSON (line 1, column 2" in broken.text
+
+
+def test_opponent_may_read_but_not_edit_tables(client, kurgan, other_user, make_user):
+    client.force_login(other_user)
+    assert client.get(reverse("cc-tables", args=[kurgan.pk])).status_code == 200
+    response = client.post(reverse("cc-tables", args=[kurgan.pk]), {"tables": "{}"})
+    assert response.status_code == 403
+
+
+def _setup_battle(kurgan, user, other_user):
+    from tests.web.test_cc_campaign_flow import _play_setup
+
+    return _play_setup(kurgan, user, other_user)
+
+
+def test_battle_page_events_rolls_and_result(
+    client, kurgan, user, other_user, django_capture_on_commit_callbacks
+):
+    battle = _setup_battle(kurgan, user, other_user)
+    client.force_login(user)
+    page = client.get(battle.get_absolute_url())
+    assert page.status_code == 200 and "Record the result" in page.text
+    ev = client.post(
+        reverse("battle-event", args=[kurgan.pk, 1]),
+        {"category": "hero", "text": "Sgt Esser becomes a Hero"},
+        headers={"HX-Request": "true"},
+    )
+    assert ev.text.lstrip().startswith('<ol id="battle-log"')
+    assert "Hero: Sgt Esser becomes a Hero" in ev.text
+    roll = client.post(
+        reverse("battle-roll", args=[kurgan.pk, 1]),
+        {"roll_kind": "2d6", "purpose": "Sudden Death", "entered": "13"},
+        follow=True,
+    )
+    assert "a 2d6 roll totals 2 to 12, not 13" in roll.text
+    ok = client.post(
+        reverse("battle-roll", args=[kurgan.pk, 1]),
+        {"roll_kind": "2d6", "purpose": "Sudden Death", "entered": "3,4"},
+        headers={"HX-Request": "true"},
+    )
+    assert "entered 2d6 for Sudden Death: 7" in ok.text
+    bad = client.post(
+        reverse("battle-result", args=[kurgan.pk, 1]),
+        {"winner": str(kurgan.sides.get(order=0).pk), "survivors_axis": "only-an-id"},
+        follow=True,
+    )
+    assert "Line 1: write" in bad.text
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.PLAYING
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(
+            reverse("battle-result", args=[kurgan.pk, 1]),
+            {
+                "winner": str(kurgan.sides.get(order=0).pk),
+                "survivors_axis": "g1; Rifle squad; LMG; veteran\ng2; Rifle squad",
+            },
+            follow=True,
+        )
+    assert "Result recorded" in done.text
+    battle.refresh_from_db()
+    assert battle.result["survivors"]["axis"][0] == {
+        "id": "g1",
+        "kind": "Rifle squad",
+        "weapon": "LMG",
+        "veteran": True,
+        "leader_of": None,
+    }
+    after = client.get(kurgan.get_absolute_url()).text  # the resolution ran on commit
+    assert "Germans decide" in after and "[ST-C3.3]" in after  # the winner's quality choice
+
+
+def test_strangers_cannot_act_on_a_battle(client, kurgan, user, other_user, make_user):
+    battle = _setup_battle(kurgan, user, other_user)
+    kurgan.visibility = Campaign.Visibility.PUBLIC
+    kurgan.save()
+    client.force_login(make_user("carol"))
+    assert client.get(battle.get_absolute_url()).status_code == 200
+    response = client.post(
+        reverse("battle-event", args=[kurgan.pk, 1]), {"category": "hero", "text": "x"}
+    )
+    assert response.status_code == 404
+
+
+def test_printable_sheet(client, kurgan, user, other_user):
+    _setup_battle(kurgan, user, other_user)
+    client.force_login(user)
+    sheet = client.get(reverse("battle-sheet", args=[kurgan.pk, 1]))
+    assert sheet.status_code == 200 and "window.print()" in sheet.text
+    assert "Map" in sheet.text and "hand" in sheet.text
+
+
+def test_dashboard_and_log_query_counts_do_not_grow_with_history(
+    client, kurgan, user, other_user, django_assert_max_num_queries
+):
+    _setup_battle(kurgan, user, other_user)
+    client.force_login(user)
+    with django_assert_max_num_queries(16) as small:
+        client.get(kurgan.get_absolute_url())
+    from campaigns.models import LogEntry
+    from campaigns.services._base import append_log
+
+    for i in range(150):
+        append_log(kurgan, kind=LogEntry.Kind.EVENT, summary=f"filler {i}")
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        client.get(kurgan.get_absolute_url())
+    with django_assert_max_num_queries(12):
+        page = client.get(reverse("campaign-log", args=[kurgan.pk]) + "?kind=event")
+    assert "Page 1 of 2" in page.text
