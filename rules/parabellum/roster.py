@@ -1,0 +1,540 @@
+"""Squad rosters: the basic squad, improvements bought with PM, validation and builder options.
+
+A roster starts as the nation's basic squad (§8.1 and the nation list) and is improved with
+weapon options (§8.2.1), experience (§8.2.2) and specialists (§8.2.3, §8.3). `validate_roster`
+returns every violation at once plus the PM left and the starting PO (§8.2.4); `slot_options`
+lists what the builder may offer for one soldier, and `apply_choice` applies one edit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from rules.errors import RuleError
+from rules.parabellum.data import (
+    EXPERIENCES,
+    ROLES,
+    Experience,
+    Role,
+    SpecialistKind,
+    SquadType,
+    Weapon,
+    WeaponOption,
+    costs,
+    nation,
+    raw,
+    special_rule,
+    squad_type,
+    weapon,
+)
+
+Status = Literal["active", "dead"]
+Source = Literal["bought", "campaign"]
+Field = Literal["weapon", "extras", "experience", "specialist", "scout"]
+
+
+@dataclass(frozen=True)
+class Soldier:
+    """One soldier. `experience_source="campaign"` marks a house-rule promotion or replacement,
+    which costs no PM and is outside the list's caps; `status`, `service` and `replaces` are
+    house-rule campaign state (the rulebook itself has no persistent casualties)."""
+
+    id: str
+    role: Role
+    weapon: str
+    name: str = ""
+    extras: tuple[str, ...] = ()
+    experience: Experience = "regular"
+    specialist: SpecialistKind | None = None
+    scout: bool = False
+    status: Status = "active"
+    experience_source: Source = "bought"
+    service: int = 0
+    replaces: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["extras"] = list(self.extras)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Soldier:
+        names = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        kwargs["extras"] = tuple(kwargs.get("extras", ()))
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A squad: its type (`NATION/key`), soldiers, and PO carried over by house rule HR-4."""
+
+    squad_type: str
+    soldiers: tuple[Soldier, ...]
+    name: str = ""
+    carried_po: int = 0
+
+    @property
+    def type(self) -> SquadType:
+        return squad_type(self.squad_type)
+
+    @property
+    def active(self) -> tuple[Soldier, ...]:
+        return tuple(s for s in self.soldiers if s.status == "active")
+
+    def soldier(self, soldier_id: str) -> Soldier:
+        for s in self.soldiers:
+            if s.id == soldier_id:
+                return s
+        raise RuleError(f"no soldier {soldier_id!r} in roster {self.name!r}", rule="8")
+
+    def replace(self, new: Soldier) -> Roster:
+        return dataclasses.replace(
+            self, soldiers=tuple(new if s.id == new.id else s for s in self.soldiers)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "squad_type": self.squad_type,
+            "name": self.name,
+            "carried_po": self.carried_po,
+            "soldiers": [s.to_dict() for s in self.soldiers],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Roster:
+        return cls(
+            squad_type=data["squad_type"],
+            name=data.get("name", ""),
+            carried_po=data.get("carried_po", 0),
+            soldiers=tuple(Soldier.from_dict(s) for s in data["soldiers"]),
+        )
+
+
+def new_roster(squad_id: str, name: str = "") -> Roster:
+    """The unimproved basic squad of a squad type (§8.1); US riflemen 1-2 are the scouts."""
+    st = squad_type(squad_id)
+    n = nation(st.nation)
+    soldiers = []
+    for slot in n.basic_squad:
+        for i in range(1, slot.count + 1):
+            sid = slot.role if slot.count == 1 else f"{slot.role}-{i}"
+            scout = "scouts" in st.special_rules and slot.role == "rifleman" and i <= 2
+            soldiers.append(Soldier(id=sid, role=slot.role, weapon=slot.weapon, scout=scout))
+    return Roster(squad_type=squad_id, soldiers=tuple(soldiers), name=name)
+
+
+def soldier_weapon(roster: Roster, soldier: Soldier) -> Weapon:
+    """The soldier's primary weapon, with Assault added for assault troops (§8.4.4)."""
+    w = weapon(roster.type.nation, soldier.weapon)
+    if "assault_troops" in roster.type.special_rules and not w.has("assault"):
+        return dataclasses.replace(w, rules=w.rules | {"assault"})
+    return w
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule; `code` plus `soldier_id` identify it across edits."""
+
+    rule: str
+    code: str
+    message: str
+    soldier_id: str | None = None
+
+    @property
+    def text(self) -> str:
+        return f"[{self.rule}] {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "text": self.text}
+
+
+@dataclass(frozen=True)
+class RosterReport:
+    squad_type: str
+    pm_budget: Decimal
+    pm_spent: Decimal
+    recruits: int
+    carried_po: int
+    violations: tuple[Violation, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    @property
+    def pm_left(self) -> Decimal:
+        return self.pm_budget - self.pm_spent
+
+    @property
+    def starting_po(self) -> int:
+        """Unspent whole PM, +1 per recruit (§8.2, §8.2.2, §8.2.4), + house-rule carry-over."""
+        return max(0, math.floor(self.pm_left)) + self.recruits + self.carried_po
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "squad_type": self.squad_type,
+            "pm_budget": str(self.pm_budget),
+            "pm_spent": str(self.pm_spent),
+            "pm_left": str(self.pm_left),
+            "recruits": self.recruits,
+            "carried_po": self.carried_po,
+            "starting_po": self.starting_po,
+            "valid": self.valid,
+            "violations": [v.to_dict() for v in self.violations],
+        }
+
+
+def _swap_option(st: SquadType, base: str, current: str) -> WeaponOption | None:
+    return next(
+        (o for o in st.options if o.kind == "swap" and base in o.sources and current in o.targets),
+        None,
+    )
+
+
+def pm_spent(roster: Roster) -> Decimal:
+    """PM spent on the active soldiers' bought improvements (§8.2)."""
+    st = roster.type
+    n = nation(st.nation)
+    veteran, specialist = (Decimal(str(costs()[k])) for k in ("veteran", "specialist"))
+    total = Decimal(0)
+    for s in roster.active:
+        if s.experience == "veteran" and s.experience_source == "bought":
+            total += veteran
+        if s.specialist:
+            total += specialist
+        option = _swap_option(st, n.base_weapon(s.role), s.weapon)
+        if option:
+            total += option.cost
+        for extra in s.extras:
+            opt = st.option(extra)
+            total += opt.cost if opt else 0
+    return total
+
+
+def validate_roster(roster: Roster, *, understrength_ok: bool = False) -> RosterReport:
+    """Every violation of the squad-formation rules, with PM spent and starting PO.
+
+    The builder calls this on every edit. `understrength_ok` accepts fewer active soldiers
+    than the basic squad (only under the campaign house rules, see `HouseRules`).
+    """
+    try:
+        st = roster.type
+    except RuleError as exc:
+        return RosterReport(
+            roster.squad_type, Decimal(0), Decimal(0), 0, 0, (Violation("8", "squad", exc.message),)
+        )
+    active = roster.active
+    found: list[Violation] = []
+    found += _check_ids(roster)
+    found += _check_composition(roster, st, understrength_ok)
+    for s in active:
+        found += _check_weapons(roster, st, s)
+    found += _check_option_limits(st, active)
+    found += _check_experience(st, active)
+    found += _check_specialists(st, active)
+    found += _check_scouts(st, roster, understrength_ok)
+    spent = pm_spent(roster)
+    if spent > st.pm:
+        found.append(
+            Violation(
+                "8.2",
+                "budget",
+                f"PM budget exceeded: {spent} spent of {st.pm} for {st.name} ({st.ref})",
+            )
+        )
+    if roster.carried_po < 0:
+        found.append(Violation("HR-4", "carried_po", "carried-over PO cannot be negative"))
+    recruits = sum(1 for s in active if s.experience == "recruit")
+    return RosterReport(st.id, st.pm, spent, recruits, roster.carried_po, tuple(found))
+
+
+def _check_ids(roster: Roster) -> list[Violation]:
+    counts = Counter(s.id for s in roster.soldiers)
+    return [
+        Violation("8", "duplicate_id", f"soldier id {sid!r} is used {c} times", sid)
+        for sid, c in counts.items()
+        if c > 1
+    ]
+
+
+def _check_composition(roster: Roster, st: SquadType, understrength_ok: bool) -> list[Violation]:
+    n = nation(st.nation)
+    have = Counter(s.role for s in roster.active)
+    out = []
+    for role in ROLES:
+        need, got = n.role_count(role), have.get(role, 0)
+        if got > need or (got < need and not understrength_ok):
+            out.append(
+                Violation(
+                    "8.1",
+                    f"composition:{role}",
+                    f"the {n.name} basic squad has {need} {role.replace('_', ' ')}(s) "
+                    f"({n.ref}); this roster fields {got}",
+                )
+            )
+    return out
+
+
+def _check_weapons(roster: Roster, st: SquadType, s: Soldier) -> list[Violation]:
+    n = nation(st.nation)
+    out = []
+    base = n.base_weapon(s.role)
+    if s.specialist == "political_officer":
+        pistol = raw()["specialists"]["political_officer"]["weapon"]
+        if s.weapon != pistol:
+            out.append(
+                Violation(
+                    "8.3.3", "political_weapon", "the political officer carries a pistol", s.id
+                )
+            )
+    elif s.weapon != base and not _swap_option(st, base, s.weapon):
+        out.append(
+            Violation(
+                "8.2.1",
+                "swap",
+                f"{st.name} does not allow a {s.role.replace('_', ' ')} to swap {base} for "
+                f"{s.weapon} ({st.ref})",
+                s.id,
+            )
+        )
+    if len(set(s.extras)) != len(s.extras):
+        out.append(Violation("8.2.1", "extras", "an extra weapon is listed twice", s.id))
+    for extra in s.extras:
+        opt = st.option(extra)
+        if not opt or opt.kind != "extra":
+            out.append(
+                Violation("8.2.1", "extras", f"{st.name} cannot equip {extra} ({st.ref})", s.id)
+            )
+    return out
+
+
+def _check_option_limits(st: SquadType, active: tuple[Soldier, ...]) -> list[Violation]:
+    n = nation(st.nation)
+    out = []
+    for opt in st.options:
+        if opt.limit is None:
+            continue
+        if opt.kind == "swap":
+            used = sum(
+                1 for s in active if _swap_option(st, n.base_weapon(s.role), s.weapon) == opt
+            )
+        else:
+            used = sum(1 for s in active if opt.id in s.extras)
+        if used > opt.limit:
+            out.append(
+                Violation(
+                    "8.2.1",
+                    f"limit:{opt.id}",
+                    f"{st.name} allows {opt.limit} soldier(s) for “{opt.text_es}” ({st.ref}); "
+                    f"this roster has {used}",
+                )
+            )
+    return out
+
+
+def _check_experience(st: SquadType, active: tuple[Soldier, ...]) -> list[Violation]:
+    out = []
+    for s in active:
+        if s.experience not in EXPERIENCES:
+            out.append(
+                Violation("8.2.2", "experience", f"unknown experience {s.experience!r}", s.id)
+            )
+    for level, cap in (("veteran", st.veterans), ("recruit", st.recruits)):
+        bought = sum(1 for s in active if s.experience == level and s.experience_source == "bought")
+        if cap is not None and bought > cap:
+            text = "does not offer" if cap == 0 else f"allows at most {cap}"
+            out.append(
+                Violation(
+                    "8.2.2",
+                    f"cap:{level}",
+                    f"{st.name} {text} {level}s ({st.ref}); this roster has {bought}",
+                )
+            )
+    return out
+
+
+def _check_specialists(st: SquadType, active: tuple[Soldier, ...]) -> list[Violation]:
+    n = nation(st.nation)
+    rules = raw()["specialist_excluded_roles"]
+    specialists = [s for s in active if s.specialist]
+    out = []
+    limit = costs()["max_specialists"]
+    if len(specialists) > limit:
+        out.append(
+            Violation(
+                "8.2.3",
+                "specialists:count",
+                f"too many specialists: {len(specialists)} (at most {limit})",
+            )
+        )
+    for kind, c in Counter(s.specialist for s in specialists).items():
+        if c > 1:
+            out.append(
+                Violation("8.2.3", f"specialists:{kind}", f"only one {kind} specialist allowed")
+            )
+    for s in specialists:
+        if s.specialist not in n.specialists:
+            out.append(
+                Violation(
+                    "8.3",
+                    "specialist_kind",
+                    f"{n.name} squads cannot include a {s.specialist} ({n.ref})",
+                    s.id,
+                )
+            )
+        if s.role in rules["roles"] or s.experience in rules["excluded_experience"]:
+            who = s.experience if s.experience == "recruit" else s.role.replace("_", " ")
+            out.append(
+                Violation(
+                    "8.2.3", "specialist_eligible", f"a {who} cannot become a specialist", s.id
+                )
+            )
+    return out
+
+
+def _check_scouts(st: SquadType, roster: Roster, understrength_ok: bool) -> list[Violation]:
+    scouts = [s for s in roster.active if s.scout]
+    out = []
+    if "scouts" not in st.special_rules:
+        if scouts:
+            out.append(
+                Violation(
+                    "10", "scouts", f"only US squads have scouts, not {st.name}", scouts[0].id
+                )
+            )
+        return out
+    rule = special_rule("scouts")
+    out += [
+        Violation(rule["ref"], "scout_role", "only riflemen can be scouts", s.id)
+        for s in scouts
+        if s.role != "rifleman"
+    ]
+    short = len(scouts) < rule["count"] and not understrength_ok
+    if len(scouts) > rule["count"] or short:
+        out.append(
+            Violation(
+                rule["ref"],
+                "scouts",
+                f"exactly {rule['count']} riflemen must be scouts; {len(scouts)} are",
+            )
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Builder edits and options
+
+
+def apply_choice(roster: Roster, soldier_id: str, field_: Field, value: Any) -> Roster:
+    """One builder edit. Making a soldier political officer arms him with the pistol (§8.3.3);
+    unmaking him returns the basic squad weapon. Experience set here is bought with PM."""
+    s = roster.soldier(soldier_id)
+    if field_ == "specialist":
+        pistol = raw()["specialists"]["political_officer"]["weapon"]
+        if value == "political_officer":
+            s = dataclasses.replace(s, weapon=pistol)
+        elif s.specialist == "political_officer":
+            s = dataclasses.replace(s, weapon=nation(roster.type.nation).base_weapon(s.role))
+    elif field_ == "extras":
+        value = tuple(value)
+    elif field_ == "experience":
+        s = dataclasses.replace(s, experience_source="bought")
+    elif field_ not in ("weapon", "experience", "scout"):
+        raise RuleError(f"unknown roster field {field_!r}", rule="8")
+    return roster.replace(dataclasses.replace(s, **{field_: value}))
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: Any
+    pm_delta: Decimal
+
+
+@dataclass(frozen=True)
+class SlotOptions:
+    """What the builder offers for one soldier: every value that adds no new violation."""
+
+    soldier_id: str
+    current: dict[str, Any]
+    choices: dict[str, tuple[Choice, ...]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "soldier_id": self.soldier_id,
+            "current": self.current,
+            "choices": {
+                k: [
+                    {
+                        "value": list(c.value) if isinstance(c.value, tuple) else c.value,
+                        "pm_delta": str(c.pm_delta),
+                    }
+                    for c in v
+                ]
+                for k, v in self.choices.items()
+            },
+        }
+
+
+def _candidates(roster: Roster, s: Soldier) -> dict[Field, list[Any]]:
+    st = roster.type
+    n = nation(st.nation)
+    base = n.base_weapon(s.role)
+    weapons = [
+        base,
+        *sorted(
+            {t for o in st.options if o.kind == "swap" and base in o.sources for t in o.targets}
+        ),
+    ]
+    extra_keys = [o.id for o in st.options if o.kind == "extra"]
+    extras = [
+        combo for r in range(len(extra_keys) + 1) for combo in itertools.combinations(extra_keys, r)
+    ]
+    out: dict[Field, list[Any]] = {
+        "weapon": weapons,
+        "extras": extras,
+        "experience": list(EXPERIENCES),
+        "specialist": [None, *n.specialists],
+    }
+    if "scouts" in st.special_rules and s.role == "rifleman":
+        out["scout"] = [False, True]
+    return out
+
+
+def slot_options(roster: Roster, soldier_id: str, *, understrength_ok: bool = False) -> SlotOptions:
+    """Legal values for each field of one soldier, with the PM each one adds or refunds.
+
+    A value is offered when applying it introduces no violation the roster does not already
+    have (so an invalid roster can still be repaired one edit at a time). Budget counts.
+    """
+    s = roster.soldier(soldier_id)
+    before = validate_roster(roster, understrength_ok=understrength_ok)
+    known = {(v.code, v.soldier_id) for v in before.violations}
+    choices: dict[str, tuple[Choice, ...]] = {}
+    for field_, values in _candidates(roster, s).items():
+        legal = []
+        for value in values:
+            after = validate_roster(
+                apply_choice(roster, soldier_id, field_, value), understrength_ok=understrength_ok
+            )
+            if all((v.code, v.soldier_id) in known for v in after.violations):
+                legal.append(Choice(value, after.pm_spent - before.pm_spent))
+        choices[field_] = tuple(legal)
+    current = {
+        "weapon": s.weapon,
+        "extras": list(s.extras),
+        "experience": s.experience,
+        "specialist": s.specialist,
+        "scout": s.scout,
+    }
+    return SlotOptions(soldier_id, current, choices)
