@@ -37,3 +37,13 @@ class CampaignCreateForm(forms.Form):
 
     def clean_side_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data["side_names"].splitlines() if n.strip()]
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Player's username"), max_length=150)
+    side = forms.ChoiceField(label=_("Side"))
+
+    def __init__(self, sides, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = {str(s.pk): s for s in sides}
+        self.fields["side"].choices = [(str(s.pk), s.name) for s in sides]

@@ -14,12 +14,13 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
-from rules.cc import normandy, stalingrad
-from rules.cc.campaign import CampaignState, Outcome, Phase
-from rules.cc.campaign_tables import CampaignTables
+from rules.cc import gastadores, normandy, stalingrad
+from rules.cc.campaign import Machine, Outcome, Phase
+from rules.cc.campaign_tables import EXAMPLE_FILE, CampaignTables
 from rules.cc.common import Faction
 from rules.dice import DiceSource
 from rules.errors import RuleError
+from rules.tables import load_json
 
 
 @dataclass(frozen=True)
@@ -27,30 +28,41 @@ class CCTemplate:
     key: str
     label: str
     module: ModuleType
-    state_cls: type[CampaignState]
+    state_cls: type[Machine]
     options_cls: type
     sides: tuple[tuple[str, Faction], ...]
     positions: tuple[str, ...]
     maps: Mapping[str, int]
-    survivors: bool
-    make_result: Callable[[Faction, dict[Faction, list]], Any]
+    result_fields: tuple[str, ...]
+    """What the result form asks beside the winner: "survivors", or "method" and "vp_margin"."""
+    make_result: Callable[[Faction, Mapping[str, Any], Machine], Any]
     description: str = ""
+    conclude: str = "conclude_battle"
+    number_attr: str = "battle"
+    needs_tables: bool = True
 
     # -- state ---------------------------------------------------------------------------
-    def new_state(self, options: Mapping[str, Any]) -> CampaignState:
+    def new_state(self, options: Mapping[str, Any]) -> Machine:
         return self.module.new_campaign(self.options_cls(**self.clean_options(options)))
 
-    def load(self, data: Mapping[str, Any]) -> CampaignState:
+    def load(self, data: Mapping[str, Any]) -> Machine:
         return self.state_cls.from_dict(data)
 
-    def tables(self, data: Mapping[str, Any]) -> CampaignTables:
-        return CampaignTables.load(data)
+    def number(self, state: Machine) -> int:
+        """The battle the campaign is at (Gastadores counts its phases)."""
+        return getattr(state, self.number_attr)
+
+    def position(self, state: Machine) -> str:
+        if hasattr(state, "position"):
+            return state.position
+        return f"Scenario {state.scenario}"
+
+    def tables(self, data: Mapping[str, Any]) -> CampaignTables | None:
+        return CampaignTables.load(data) if self.needs_tables else None
 
     def example_tables(self) -> dict[str, Any]:
-        from rules.cc.campaign_tables import EXAMPLE_FILE
-        from rules.tables import load_json
-
-        return load_json(EXAMPLE_FILE)[self.key]
+        """The shipped example (seed values only), or nothing for a campaign without tables."""
+        return load_json(EXAMPLE_FILE)[self.key] if self.needs_tables else {}
 
     # -- options -------------------------------------------------------------------------
     def option_fields(self) -> list[dataclasses.Field]:
@@ -75,7 +87,7 @@ class CCTemplate:
     # -- the state machine ---------------------------------------------------------------
     def step(
         self,
-        state: CampaignState,
+        state: Machine,
         tables: CampaignTables,
         dice: DiceSource | None,
         choices: Mapping[str, Any],
@@ -89,6 +101,8 @@ class CCTemplate:
         if state.phase is Phase.BATTLE:
             if result is None:
                 raise RuleError("enter the battle's result first")
+            if self.conclude == "record_result":
+                return self.module.record_result(state, result, dice, choices)
             return self.module.conclude_battle(state, result, tables, dice, choices)
         raise RuleError("the campaign is over")
 
@@ -96,13 +110,22 @@ class CCTemplate:
         return self.sides[side_order][1]
 
 
-def _stalingrad_result(winner: Faction, survivors: dict[Faction, list]) -> Any:
+def _stalingrad_result(winner: Faction, data: Mapping[str, Any], _state: Machine) -> Any:
     return stalingrad.StalingradResult(
         winner,
         {
-            side: [stalingrad.CarriedUnit(**unit) for unit in units]
-            for side, units in survivors.items()
+            Faction(side): [stalingrad.CarriedUnit(**unit) for unit in units]
+            for side, units in data.get("survivors", {}).items()
         },
+    )
+
+
+def _gastadores_result(winner: Faction, data: Mapping[str, Any], state: Machine) -> Any:
+    return gastadores.ScenarioResult(
+        scenario=state.scenario,
+        winner=winner,
+        method=gastadores.WinMethod(data.get("method", "vp")),
+        vp_margin=int(data.get("vp_margin") or 0),
     )
 
 
@@ -118,7 +141,7 @@ TEMPLATES: dict[str, CCTemplate] = {
             sides=(("Germans", Faction.AXIS), ("Soviets", Faction.ALLIES)),
             positions=stalingrad.POSITIONS,
             maps=stalingrad.MAPS,
-            survivors=True,
+            result_fields=("survivors",),
             make_result=_stalingrad_result,
             description=(
                 "Five Campaign Positions on the Mamayev Kurgan; decisive victory at the enemy's "
@@ -134,12 +157,31 @@ TEMPLATES: dict[str, CCTemplate] = {
             sides=(("Americans", Faction.ALLIES), ("Germans", Faction.AXIS)),
             positions=normandy.POSITIONS,
             maps=normandy.MAPS,
-            survivors=False,
-            make_result=lambda winner, _survivors: winner,
+            result_fields=(),
+            make_result=lambda winner, _data, _state: winner,
             description=(
                 "July 1944: the first side to four wins takes the campaign; armor, artillery and "
                 "fortification pools, promotions and a rest day."
             ),
+        ),
+        CCTemplate(
+            key="gastadores",
+            label="Gastadores (C3i: US airborne in the Cotentin)",
+            module=gastadores,
+            state_cls=gastadores.GastadoresState,
+            options_cls=gastadores.GastadoresOptions,
+            sides=(("Americans", Faction.ALLIES), ("Germans", Faction.AXIS)),
+            positions=(),
+            maps={},
+            result_fields=("method", "vp_margin"),
+            make_result=_gastadores_result,
+            description=(
+                "Three linked published scenarios; the winner of a phase picks the next one or "
+                "cedes it for a resource roll; net VP decide the campaign."
+            ),
+            conclude="record_result",
+            number_attr="stage",
+            needs_tables=False,
         ),
     )
 }

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.cc.engines import CCTemplate
 from campaigns.models import Campaign, Decision
 from campaigns.services.battles import EVENTS, parse_units
+from rules.cc.gastadores import WinMethod
 
 
 @cache
@@ -175,14 +176,30 @@ class RollForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    winner = forms.ChoiceField(label=_("Winner"), widget=forms.RadioSelect)
+    """The winner, and what the template's post-battle rules need (`result_fields`)."""
 
-    def __init__(self, sides, survivors: bool, *args, **kwargs):
+    winner = forms.ChoiceField(label=_("Winner"), widget=forms.RadioSelect)
+    method = forms.ChoiceField(
+        label=_("How it was won"),
+        choices=[(m.value, m.value.replace("_", " ").capitalize()) for m in WinMethod],
+        initial=WinMethod.VP.value,
+    )
+    vp_margin = forms.IntegerField(
+        label=_("VP margin"),
+        required=False,
+        initial=0,
+        help_text=_("The winner's VP minus the loser's (only for a win on VP)."),
+    )
+
+    def __init__(self, sides, result_fields: tuple[str, ...], *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.sides = {str(s.pk): s for s in sides}
         self.fields["winner"].choices = [(str(s.pk), s.name) for s in sides]
+        for name in ("method", "vp_margin"):
+            if name not in result_fields:
+                del self.fields[name]
         self.survivor_fields = []
-        if survivors:
+        if "survivors" in result_fields:
             for s in sides:
                 name = f"survivors_{s.faction}"
                 self.fields[name] = forms.CharField(
@@ -198,13 +215,18 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        survivors = {}
-        for faction, name in self.survivor_fields:
-            try:
-                survivors[faction] = parse_units(data.get(name, ""))
-            except forms.ValidationError as exc:
-                self.add_error(name, exc)
-        data["survivors"] = survivors
+        details: dict = {}
+        if self.survivor_fields:
+            details["survivors"] = {}
+            for faction, name in self.survivor_fields:
+                try:
+                    details["survivors"][faction] = parse_units(data.get(name, ""))
+                except forms.ValidationError as exc:
+                    self.add_error(name, exc)
+        if "method" in self.fields:
+            details["method"] = data.get("method")
+            details["vp_margin"] = data.get("vp_margin") or 0
+        data["details"] = details
         if "winner" in data:
             data["winner_side"] = self.sides[data["winner"]]
         return data

@@ -51,6 +51,7 @@ LISTS = {
     "regimental": "Regimental pool",
     "divisional": "Divisional reserves",
     "exhausted": "Exhausted",
+    "resources": "Resources",
 }
 
 
@@ -64,15 +65,16 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
         campaign.decisions.filter(status=Decision.Status.OPEN).select_related("chooser")
     )
     wins = {f: 0 for f in Faction}
-    for record in state.battles:
+    for record in getattr(state, "battles", None) or getattr(state, "results", []):
         if record.winner is not None:
             wins[record.winner] += 1
+    quality = getattr(state, "quality", {})
     side_views = []
     for name, faction in tpl.sides:
         view = SideView(
             name=sides[faction.value].name if faction.value in sides else name,
             faction=faction.value,
-            quality=state.quality[faction].value,
+            quality=quality[faction].value if faction in quality else "",
             wins=wins[faction],
         )
         for attr, label in LISTS.items():
@@ -85,15 +87,19 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
         rank = getattr(state, "rank", {}).get(faction)
         if rank:
             view.lists.append(("Command leader", [state.command_leader(faction)]))
+        net = getattr(state, "net_vp", {}).get(faction)
+        if net is not None:
+            view.lists.append(("Net VP", [str(net)]))
         side_views.append(view)
     ended = state.phase is Phase.ENDED
-    path = [b.position for b in state.battles]
-    current = next((b for b in battles if b.number == state.battle), None)
+    path = [b.position for b in getattr(state, "battles", [])]
+    number = tpl.number(state)
+    current = next((b for b in battles if b.number == number), None)
     return Dashboard(
         template=tpl,
         phase=state.phase.value,
-        battle_number=state.battle,
-        position=state.position,
+        battle_number=number,
+        position=tpl.position(state),
         sides=side_views,
         pools=_pools(state),
         battles=battles,
@@ -108,14 +114,16 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
             ends=(f"← {tpl.sides[0][0]} end", f"{tpl.sides[1][0]} end →")
             if tpl.key == "stalingrad"
             else ("", ""),
-        ),
+        )
+        if tpl.positions
+        else "",
         victory=(
             f"{sides[state.winner.value].name} — {state.victory.replace('_', ' ')}"
             if ended and state.winner
             else None
         ),
         current_battle=current,
-        missing_values=_missing(campaign.tables),
+        missing_values=_missing(campaign.tables) if tpl.needs_tables else 0,
         tables_note=str(campaign.tables.get("_note", "")),
     )
 

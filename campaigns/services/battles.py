@@ -137,14 +137,15 @@ def parse_units(text: str) -> list[dict[str, Any]]:
 
 
 def battle_result_submit(
-    *, battle: Battle, actor, winner: Side, survivors: dict[str, list[dict[str, Any]]]
+    *, battle: Battle, actor, winner: Side, details: dict[str, Any] | None = None
 ) -> Battle:
     """Record the result once, then resolve the campaign's consequences in the background.
 
-    Submitting the same result again changes nothing; a different one is refused (a game
-    master corrects results).
+    `details` holds what the campaign's rules need beside the winner (survivors, the win
+    method and VP margin …). Submitting the same result again changes nothing; a different
+    one is refused (a game master corrects results).
     """
-    payload = {"winner": winner.faction, "survivors": survivors}
+    payload = {"winner": winner.faction, **(details or {})}
     with transaction.atomic():
         campaign, battle = _playing(battle.pk)
         if winner.campaign_id != campaign.pk:

@@ -96,3 +96,21 @@ def side_join(*, user, side: Side, require_empty: bool = False) -> SidePlayer:
             actor=user,
         )
     return seat
+
+
+def side_invite(*, campaign: Campaign, actor, username: str, side: Side) -> SidePlayer:
+    """The organiser seats a player (by username) on a side of the campaign."""
+    from django.contrib.auth import get_user_model
+
+    from campaigns.permissions import viewer_context
+
+    if side.campaign_id != campaign.pk:
+        raise ValidationError({"side": _("Choose one of this campaign's sides.")})
+    if not viewer_context(actor, campaign).can_manage:
+        raise ValidationError(_("Only the campaign's organiser or game master may invite."))
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise ValidationError(
+            {"username": _("No player is called “%(name)s”.") % {"name": username}}
+        )
+    return side_join(user=user, side=side)

@@ -12,6 +12,8 @@ from campaigns.cc.engines import template_for
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.campaigns import campaign_create, side_join
+from campaigns.services.cc_engine import current_battle
+from rules.cc.campaign import Phase
 from rules.errors import RuleError, TableDataError
 
 DICE_MODES = ("server", "entered")
@@ -70,12 +72,14 @@ def cc_campaign_create(
             campaign,
             kind=LogEntry.Kind.CAMPAIGN,
             summary=_("%(template)s: battle %(n)s will be fought at position %(pos)s.")
-            % {"template": tpl.label, "n": state.battle, "pos": state.position},
+            % {"template": tpl.label, "n": tpl.number(state), "pos": tpl.position(state)},
             actor=creator,
             data={"options": engine_options, "dice": dice_mode},
         )
         if creator_side is not None:
             side_join(user=creator, side=sides[creator_side])
+        if state.phase is Phase.BATTLE:  # no set-up procedure: battle 1 is played at once
+            current_battle(campaign, tpl, state)
     return campaign
 
 

@@ -45,12 +45,12 @@ def _advance(campaign: Campaign, actor) -> None:
         state = tpl.load(campaign.state)
         if state.phase is Phase.ENDED or campaign.decisions.filter(status="open").exists():
             return
-        battle = _current_battle(campaign, state.battle, getattr(state, "position", ""))
+        battle = current_battle(campaign, tpl, state)
         result = None
         if state.phase is Phase.BATTLE:
             if not battle.result:
                 return  # the battle is being played: wait for its result
-            result = _engine_result(tpl, campaign, battle.result)
+            result = tpl.make_result(Faction(battle.result["winner"]), battle.result, state)
         answered = list(campaign.decisions.filter(status="answered").order_by("created_at", "id"))
         choices = {d.key: d.answer for d in answered if not d.is_roll}
         server = campaign.options.get("dice", "server") == "server"
@@ -72,7 +72,7 @@ def _advance(campaign: Campaign, actor) -> None:
             return
         _log_explanation(campaign, battle, outcome.explanation)
         _reveal_sealed(campaign, battle)
-        if not _after_step(tpl, campaign, battle, outcome.state, actor):
+        if not _after_step(tpl, campaign, battle, state.phase, outcome.state):
             return
 
 
@@ -83,39 +83,50 @@ def _tables(tpl: CCTemplate, campaign: Campaign):
         raise ValidationError(_("The campaign tables are incomplete: edit them first.")) from None
 
 
-def _engine_result(tpl: CCTemplate, campaign: Campaign, data: dict[str, Any]):
-    survivors = {Faction(k): v for k, v in data.get("survivors", {}).items()}
-    return tpl.make_result(Faction(data["winner"]), survivors)
-
-
-def _current_battle(campaign: Campaign, number: int, position: str) -> Battle:
+def current_battle(campaign: Campaign, tpl: CCTemplate, state) -> Battle:
+    """The Battle row of the battle the engine is at, made when first needed."""
+    playing = state.phase is Phase.BATTLE
     battle, created = Battle.objects.get_or_create(
-        campaign=campaign, number=number, defaults={"position": position}
+        campaign=campaign,
+        number=tpl.number(state),
+        defaults={
+            "position": tpl.position(state),
+            "status": Battle.Status.PLAYING if playing else Battle.Status.SETUP,
+        },
     )
     if created and campaign.status == Campaign.Status.SETUP:
         campaign.status = Campaign.Status.ACTIVE
         campaign.save(update_fields=["status", "updated_at"])
+    if created and playing:
+        _announce_play(campaign, battle)
     return battle
 
 
-def _after_step(tpl, campaign: Campaign, battle: Battle, state, actor) -> bool:
+def _announce_play(campaign: Campaign, battle: Battle) -> None:
+    append_log(
+        campaign,
+        kind=LogEntry.Kind.SETUP,
+        summary=_("Battle %(n)s is set up: play it at the table, then enter the result.")
+        % {"n": battle.number},
+        battle=battle,
+    )
+
+
+def _after_step(tpl, campaign: Campaign, battle: Battle, before: Phase, state) -> bool:
     """Move the site's records along with the engine; True to keep running the engine."""
     if state.phase is Phase.SUPPORT:
         return True
-    if state.phase is Phase.BATTLE:
+    if before is not Phase.BATTLE:  # the set-up is complete: the battle is played now
         battle.status = Battle.Status.PLAYING
         battle.save(update_fields=["status"])
-        append_log(
-            campaign,
-            kind=LogEntry.Kind.SETUP,
-            summary=_("Battle %(n)s is set up: play it at the table, then enter the result.")
-            % {"n": battle.number},
-            battle=battle,
-        )
+        _announce_play(campaign, battle)
         return False
     battle.status = Battle.Status.RESOLVED
     battle.finished_at = timezone.now()
     battle.save(update_fields=["status", "finished_at"])
+    if state.phase is Phase.BATTLE:  # a campaign of back-to-back battles (Gastadores)
+        current_battle(campaign, tpl, state)
+        return False
     if state.phase is Phase.ENDED:
         campaign.status = Campaign.Status.FINISHED
         campaign.save(update_fields=["status", "updated_at"])

@@ -7,11 +7,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.cc.engines import TEMPLATES
-from campaigns.forms import CampaignCreateForm
+from campaigns.forms import CampaignCreateForm, InviteForm
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.permissions import can_view_campaign, viewer_context
 from campaigns.selectors import campaign_log, campaign_with_sides
-from campaigns.services import campaign_create, side_join
+from campaigns.services import campaign_create, side_invite, side_join
 from campaigns.views.cc import dashboard_context
 
 LOG_PREVIEW = 30
@@ -55,6 +55,8 @@ def campaign_detail(request, pk: int):
     }
     if campaign.template in TEMPLATES:
         context.update(dashboard_context(campaign, viewer))
+    if viewer.can_manage:
+        context["invite_form"] = InviteForm(campaign.sides.all())
     return render(request, "campaigns/detail.html", context)
 
 
@@ -72,3 +74,25 @@ def side_take_seat(request, pk: int, side_pk: int):
     else:
         messages.success(request, _("You now play %(side)s.") % {"side": side.name})
     return redirect(side.campaign)
+
+
+@login_required
+@require_POST
+def side_invite_view(request, pk: int):
+    campaign = get_object_or_404(Campaign, pk=pk)
+    form = InviteForm(campaign.sides.all(), request.POST)
+    if form.is_valid():
+        try:
+            side_invite(
+                campaign=campaign,
+                actor=request.user,
+                username=form.cleaned_data["username"],
+                side=form.sides[form.cleaned_data["side"]],
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Player seated."))
+    else:
+        messages.error(request, _("Give a username and a side."))
+    return redirect(campaign)

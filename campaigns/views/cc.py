@@ -123,6 +123,8 @@ def decision_answer_view(request, pk: int, decision_pk: int):
 def cc_tables(request, pk: int):
     campaign, viewer = _load(request, pk)
     tpl = template_for(campaign.template)
+    if not tpl.needs_tables:
+        raise Http404
     initial = {"tables": json.dumps(campaign.tables, indent=2, ensure_ascii=False)}
     form = TablesForm(request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST":
@@ -159,7 +161,7 @@ def _battle(campaign: Campaign, number: int) -> Battle:
 
 def _record(campaign: Campaign, number: int):
     state = template_for(campaign.template).load(campaign.state)
-    return next((b for b in state.battles if b.number == number), None)
+    return next((b for b in getattr(state, "battles", []) if b.number == number), None)
 
 
 def battle_detail(request, pk: int, number: int):
@@ -181,7 +183,7 @@ def battle_detail(request, pk: int, number: int):
             "log": log,
             "event_form": EventForm(),
             "roll_form": RollForm(),
-            "result_form": ResultForm(sides, tpl.survivors),
+            "result_form": ResultForm(sides, tpl.result_fields),
             "sides": sides,
         },
     )
@@ -247,14 +249,14 @@ def battle_roll_view(request, pk: int, number: int):
 def battle_result_view(request, pk: int, number: int):
     campaign, battle = _play_action(request, pk, number)
     tpl = template_for(campaign.template)
-    form = ResultForm(list(campaign.sides.all()), tpl.survivors, request.POST)
+    form = ResultForm(list(campaign.sides.all()), tpl.result_fields, request.POST)
     if form.is_valid():
         try:
             battle_result_submit(
                 battle=battle,
                 actor=request.user,
                 winner=form.cleaned_data["winner_side"],
-                survivors=form.cleaned_data["survivors"],
+                details=form.cleaned_data["details"],
             )
         except ValidationError as exc:
             _errors(request, exc)

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, LogEntry
-from campaigns.services import campaign_create
+from campaigns.services import campaign_create, side_join
 from campaigns.services._base import append_log
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +77,33 @@ def test_log_seq_increases_per_campaign(campaign):
     entry = append_log(campaign, kind=LogEntry.Kind.EVENT, summary="x")
     assert entry.seq == campaign.log.count()
     assert list(campaign.log.values_list("seq", flat=True)) == list(range(1, entry.seq + 1))
+
+
+def test_organiser_seats_a_player_by_username(client, user, make_user):
+    c = campaign_create(creator=user, name="K", system="cc", side_names=["A", "B"])
+    carol = make_user("carol")
+    client.force_login(user)
+    side = c.sides.get(order=1)
+    response = client.post(
+        reverse("side-invite", args=[c.pk]), {"username": "Carol", "side": side.pk}, follow=True
+    )
+    assert "Player seated" in response.text
+    assert list(side.players.all()) == [carol]
+    missing = client.post(
+        reverse("side-invite", args=[c.pk]), {"username": "nobody", "side": side.pk}, follow=True
+    )
+    assert "No player is called “nobody”" in missing.text
+
+
+def test_only_the_organiser_may_seat_players(client, user, make_user):
+    c = campaign_create(creator=user, name="K", system="cc", side_names=["A", "B"])
+    carol = make_user("carol")
+    side_join(user=carol, side=c.sides.get(order=0))
+    client.force_login(carol)
+    response = client.post(
+        reverse("side-invite", args=[c.pk]),
+        {"username": "carol", "side": c.sides.get(order=1).pk},
+        follow=True,
+    )
+    assert "Only the campaign&#x27;s organiser or game master may invite" in response.text
+    assert c.sides.get(order=1).players.count() == 0

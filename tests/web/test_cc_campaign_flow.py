@@ -88,13 +88,20 @@ def test_result_is_applied_once_and_the_next_battle_waits(
         "allies": [],
     }
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        battle_result_submit(battle=battle, actor=user, winner=germans, survivors=survivors)
-        battle_result_submit(battle=battle, actor=other_user, winner=germans, survivors=survivors)
+        battle_result_submit(
+            battle=battle, actor=user, winner=germans, details={"survivors": survivors}
+        )
+        battle_result_submit(
+            battle=battle, actor=other_user, winner=germans, details={"survivors": survivors}
+        )
     assert len(callbacks) == 1, "the resolution is scheduled once"
     assert LogEntry.objects.filter(summary__startswith="Battle 1 won").count() == 1
     with pytest.raises(ValidationError, match="already entered"):
         battle_result_submit(
-            battle=battle, actor=user, winner=stalingrad.sides.get(order=1), survivors=survivors
+            battle=battle,
+            actor=user,
+            winner=stalingrad.sides.get(order=1),
+            details={"survivors": survivors},
         )
     # the winner's decisions (position, quality, reinforcements …) come one at a time
     for _ in range(20):
@@ -112,3 +119,64 @@ def test_result_is_applied_once_and_the_next_battle_waits(
     assert stalingrad.state["battle"] == 2 and stalingrad.state["phase"] == "forces"
     assert stalingrad.log.filter(rule__startswith="ST-C3").exists()
     assert not Decision.objects.filter(campaign=stalingrad, status="answered").exists()
+
+
+def _answer_all(campaign, user, other_user, capture):
+    for _ in range(30):
+        open_ = list(campaign.decisions.filter(status="open").select_related("chooser"))
+        if not open_:
+            return
+        d = open_[0]
+        actor = user if d.chooser is None or d.chooser.order == 0 else other_user
+        answer = [] if d.is_multiple else (0 if d.is_number else d.options[0])
+        with capture(execute=True):
+            decision_answer(decision=d, actor=actor, answer=answer)
+    raise AssertionError("the campaign kept asking")
+
+
+def test_no_c3_normandy_battle_on_the_site_counts_the_win(
+    user, other_user, django_capture_on_commit_callbacks
+):
+    from campaigns.services import side_join
+    from tests.rules.cc.campaign_helpers import NORMANDY_DATA
+
+    c = cc_campaign_create(creator=user, name="St-Lô", template="normandy", creator_side=0)
+    side_join(user=other_user, side=c.sides.get(order=1))
+    cc_tables_update(campaign=c, actor=user, data=NORMANDY_DATA)
+    cc_advance(campaign_id=c.pk, actor=user)
+    _answer_all(c, user, other_user, django_capture_on_commit_callbacks)
+    battle = Battle.objects.get(campaign=c, number=1)
+    assert battle.status == Battle.Status.PLAYING and battle.position == "A1"
+    americans = c.sides.get(order=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_submit(battle=battle, actor=user, winner=americans)
+    _answer_all(c, user, other_user, django_capture_on_commit_callbacks)
+    c.refresh_from_db()
+    assert c.state["wins"] == {"allies": 1, "axis": 0}
+    assert c.state["battle"] == 2 and c.state["position"] == "A2"  # NO-C3.3: next A position
+
+
+def test_gas_campaign_three_phases_decided_on_net_vp(
+    user, other_user, django_capture_on_commit_callbacks
+):
+    from campaigns.services import side_join
+
+    c = cc_campaign_create(creator=user, name="Cotentin", template="gastadores", creator_side=0)
+    side_join(user=other_user, side=c.sides.get(order=1))
+    americans, germans = c.sides.order_by("order")
+    for number, winner, margin in [(1, americans, 10), (2, germans, 4), (3, americans, 6)]:
+        battle = Battle.objects.get(campaign=c, number=number)
+        assert battle.status == Battle.Status.PLAYING
+        with django_capture_on_commit_callbacks(execute=True):
+            battle_result_submit(
+                battle=battle,
+                actor=user,
+                winner=winner,
+                details={"method": "vp", "vp_margin": margin},
+            )
+        _answer_all(c, user, other_user, django_capture_on_commit_callbacks)
+    c.refresh_from_db()
+    # Phases II and III split: the higher net VP wins, 10 - 4 + 6 = 12 < 15 → narrow
+    assert c.status == "finished"
+    assert c.state["net_vp"] == {"allies": 12, "axis": -12}
+    assert c.log.filter(summary__contains="Americans win a narrow victory").exists()
