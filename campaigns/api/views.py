@@ -1,5 +1,6 @@
 """Thin DRF views over the services, selectors and permission predicates."""
 
+from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -7,16 +8,20 @@ from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.response import Response
 
 from campaigns.api.serializers import (
+    AnswerSerializer,
+    BattleSerializer,
     CampaignCreateSerializer,
     CampaignSerializer,
     ClubSerializer,
+    DecisionSerializer,
     LogEntrySerializer,
     UserSerializer,
 )
-from campaigns.models import Campaign, Club, LogEntry
+from campaigns.models import Campaign, Club, Decision, LogEntry
 from campaigns.permissions import viewer_context, visible_campaigns
 from campaigns.selectors import campaign_log, with_sides
 from campaigns.services import campaign_create, club_create
+from campaigns.services.cc_engine import decision_answer
 
 
 class CampaignFilter(filters.FilterSet):
@@ -55,6 +60,43 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         )
         page = self.paginate_queryset(entries)
         return self.get_paginated_response(LogEntrySerializer(page, many=True).data)
+
+    @extend_schema(responses=BattleSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def battles(self, request, pk=None):
+        campaign = self.get_object()
+        battles = campaign.battles.select_related("winner")
+        return Response(BattleSerializer(battles, many=True).data)
+
+    @extend_schema(responses=DecisionSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def decisions(self, request, pk=None):
+        """Open and past decisions; a sealed answer stays hidden from the other side."""
+        campaign = self.get_object()
+        viewer = viewer_context(request.user, campaign)
+        rows = campaign.decisions.select_related("chooser").order_by("-created_at", "-id")
+        page = self.paginate_queryset(rows)
+        data = DecisionSerializer(page, many=True, context={"viewer": viewer}).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(request=AnswerSerializer, responses=DecisionSerializer)
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"decisions/(?P<decision_pk>\d+)/answer",
+        permission_classes=[permissions.IsAuthenticated],
+    )
+    def answer(self, request, pk=None, decision_pk=None):
+        """Answer a decision the rules put to your side (400 with the reason otherwise)."""
+        campaign = self.get_object()
+        decision = get_object_or_404(Decision, pk=decision_pk, campaign=campaign)
+        body = AnswerSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        decision = decision_answer(
+            decision=decision, actor=request.user, answer=body.validated_data["answer"]
+        )
+        viewer = viewer_context(request.user, campaign)
+        return Response(DecisionSerializer(decision, context={"viewer": viewer}).data)
 
 
 class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):

@@ -106,3 +106,9 @@ def test_campaign_list_query_count_is_bounded(api, user, django_assert_max_num_q
     api.force_authenticate(user)
     with django_assert_max_num_queries(8):
         assert api.get("/api/v1/campaigns/").json()["count"] == 15
+
+
+def test_openapi_schema_generates_without_warnings():
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")

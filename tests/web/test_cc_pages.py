@@ -215,3 +215,44 @@ def test_dashboard_and_log_query_counts_do_not_grow_with_history(
     with django_assert_max_num_queries(12):
         page = client.get(reverse("campaign-log", args=[kurgan.pk]) + "?kind=event")
     assert "Page 1 of 2" in page.text
+
+
+def test_api_decisions_hide_a_sealed_answer_from_the_other_side(kurgan, user, other_user):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    cc_advance(campaign_id=kurgan.pk)
+    axis = Decision.objects.get(campaign=kurgan, key="purchase.axis")
+    api.force_authenticate(other_user)
+    refused = api.post(
+        f"/api/v1/campaigns/{kurgan.pk}/decisions/{axis.pk}/answer/",
+        {"answer": ["C"]},
+        format="json",
+    )
+    assert refused.status_code == 400 and "Only the side" in str(refused.json())
+    api.force_authenticate(user)
+    ok = api.post(
+        f"/api/v1/campaigns/{kurgan.pk}/decisions/{axis.pk}/answer/",
+        {"answer": ["F"]},
+        format="json",
+    )
+    assert ok.status_code == 200 and ok.json()["answer"] == ["F"]
+    bad = api.post(
+        f"/api/v1/campaigns/{kurgan.pk}/decisions/{axis.pk}/answer/",
+        {"answer": ["C"]},
+        format="json",
+    )
+    assert bad.status_code == 400 and "already been answered" in str(bad.json())
+    api.force_authenticate(other_user)
+    rows = {
+        d["key"]: d for d in api.get(f"/api/v1/campaigns/{kurgan.pk}/decisions/").json()["results"]
+    }
+    assert rows["purchase.axis"]["status"] == "answered" and rows["purchase.axis"]["answer"] is None
+    assert rows["purchase.allies"]["can_answer"] is True
+    api.force_authenticate(user)
+    mine = {
+        d["key"]: d for d in api.get(f"/api/v1/campaigns/{kurgan.pk}/decisions/").json()["results"]
+    }
+    assert mine["purchase.axis"]["answer"] == ["F"]
+    battles = api.get(f"/api/v1/campaigns/{kurgan.pk}/battles/").json()
+    assert battles[0]["number"] == 1 and battles[0]["status"] == "setup"
