@@ -230,3 +230,11 @@ class ResultForm(forms.Form):
         if "winner" in data:
             data["winner_side"] = self.sides[data["winner"]]
         return data
+
+
+class CorrectionForm(ResultForm):
+    reason = forms.CharField(label=_("Why is it corrected?"), max_length=200)
+    confirm = forms.BooleanField(
+        label=_("Undo the consequences applied so far and apply them again from this result"),
+        required=True,
+    )

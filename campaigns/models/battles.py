@@ -25,6 +25,11 @@ class Battle(models.Model):
         "campaigns.Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     result = models.JSONField(default=dict, blank=True)
+    state_before = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The campaign state when the result was entered, so a correction can redo it.",
+    )
     result_submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -164,7 +164,10 @@ def battle_result_submit(
         battle.winner = winner
         battle.result_submitted_by = actor
         battle.status = Battle.Status.RESOLVING
-        battle.save(update_fields=["result", "winner", "result_submitted_by", "status"])
+        battle.state_before = campaign.state
+        battle.save(
+            update_fields=["result", "winner", "result_submitted_by", "status", "state_before"]
+        )
         append_log(
             campaign,
             kind=LogEntry.Kind.RESULT,
@@ -172,6 +175,71 @@ def battle_result_submit(
             actor=actor,
             battle=battle,
             data=payload,
+        )
+        from campaigns.tasks import resolve_campaign
+
+        transaction.on_commit(lambda: resolve_campaign.delay(campaign.pk))
+    return battle
+
+
+def battle_result_correct(
+    *, battle: Battle, actor, winner: Side, details: dict[str, Any] | None = None, reason: str
+) -> Battle:
+    """The organiser or game master replaces a battle's result and re-runs its consequences.
+
+    Allowed while the campaign has not gone past the next battle's set-up: the campaign
+    state goes back to what it was when the result was entered, decisions taken since are
+    cancelled, and the log keeps both results with the reason (nothing is erased).
+    """
+    from campaigns.models import Decision
+    from campaigns.permissions import viewer_context
+
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": _("Say why the result is corrected.")})
+    payload = {"winner": winner.faction, **(details or {})}
+    with transaction.atomic():
+        campaign, battle = _playing(battle.pk)
+        if not viewer_context(actor, campaign).can_manage:
+            raise ValidationError(_("Only the campaign's organiser or game master may correct."))
+        if not battle.result or not battle.state_before:
+            raise ValidationError(_("This battle has no result to correct yet."))
+        later = Decision.objects.filter(campaign=campaign, battle__number__gt=battle.number)
+        if (
+            later.exclude(status__in=["open", "cancelled"]).exists()
+            or campaign.battles.filter(number__gt=battle.number)
+            .exclude(status=Battle.Status.SETUP)
+            .exists()
+        ):
+            raise ValidationError(
+                _("The next battle is already under way; this result can no longer be corrected.")
+            )
+        if battle.result == payload:
+            return battle
+        Decision.objects.filter(campaign=campaign, battle__number__gte=battle.number).exclude(
+            status__in=["applied", "cancelled"]
+        ).update(status="cancelled")
+        previous = battle.result
+        campaign.state = battle.state_before
+        if campaign.status == Campaign.Status.FINISHED:
+            campaign.status = Campaign.Status.ACTIVE
+        campaign.save(update_fields=["state", "status", "updated_at"])
+        battle.result = payload
+        battle.winner = winner
+        battle.status = Battle.Status.RESOLVING
+        battle.finished_at = None
+        battle.save(update_fields=["result", "winner", "status", "finished_at"])
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.CORRECTION,
+            summary=_(
+                "Result of battle %(n)s corrected: now won by %(side)s (%(reason)s). "
+                "The consequences logged before this entry are superseded."
+            )
+            % {"n": battle.number, "side": winner.name, "reason": reason},
+            actor=actor,
+            battle=battle,
+            data={"before": previous, "after": payload, "reason": reason},
         )
         from campaigns.tasks import resolve_campaign
 

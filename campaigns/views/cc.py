@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from campaigns.cc.engines import TEMPLATES, template_for
 from campaigns.cc.forms import (
     CCCampaignForm,
+    CorrectionForm,
     EventForm,
     ResultForm,
     RollForm,
@@ -26,7 +27,12 @@ from campaigns.models import Battle, Campaign, Decision, LogEntry
 from campaigns.permissions import Viewer, can_view_campaign, viewer_context
 from campaigns.selectors import campaign_log, campaign_with_sides
 from campaigns.selectors.cc import cc_dashboard
-from campaigns.services.battles import battle_event_record, battle_result_submit, battle_roll
+from campaigns.services.battles import (
+    battle_event_record,
+    battle_result_correct,
+    battle_result_submit,
+    battle_roll,
+)
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance, decision_answer
 from campaigns.tasks import resolve_campaign
@@ -184,6 +190,9 @@ def battle_detail(request, pk: int, number: int):
             "event_form": EventForm(),
             "roll_form": RollForm(),
             "result_form": ResultForm(sides, tpl.result_fields),
+            "correction_form": CorrectionForm(sides, tpl.result_fields, prefix="fix")
+            if viewer.can_manage and battle.result
+            else None,
             "sides": sides,
         },
     )
@@ -262,6 +271,35 @@ def battle_result_view(request, pk: int, number: int):
             _errors(request, exc)
         else:
             messages.success(request, _("Result recorded; the campaign rules are being applied."))
+            return redirect(campaign)
+    else:
+        for field, errors in form.errors.items():
+            for e in errors:
+                messages.error(
+                    request, f"{form.fields[field].label if field in form.fields else ''} {e}"
+                )
+    return redirect(battle)
+
+
+@login_required
+@require_POST
+def battle_correct_view(request, pk: int, number: int):
+    campaign, battle = _play_action(request, pk, number)
+    tpl = template_for(campaign.template)
+    form = CorrectionForm(list(campaign.sides.all()), tpl.result_fields, request.POST, prefix="fix")
+    if form.is_valid():
+        try:
+            battle_result_correct(
+                battle=battle,
+                actor=request.user,
+                winner=form.cleaned_data["winner_side"],
+                details=form.cleaned_data["details"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ValidationError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(request, _("Result corrected; its consequences are applied again."))
             return redirect(campaign)
     else:
         for field, errors in form.errors.items():

@@ -180,3 +180,40 @@ def test_gas_campaign_three_phases_decided_on_net_vp(
     assert c.status == "finished"
     assert c.state["net_vp"] == {"allies": 12, "axis": -12}
     assert c.log.filter(summary__contains="Americans win a narrow victory").exists()
+
+
+def test_correcting_a_result_replays_the_consequences_with_a_trace(
+    stalingrad, user, other_user, make_user, django_capture_on_commit_callbacks
+):
+    from campaigns.services.battles import battle_result_correct
+
+    battle = _play_setup(stalingrad, user, other_user)
+    germans, soviets = stalingrad.sides.order_by("order")
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_submit(battle=battle, actor=user, winner=germans, details={"survivors": {}})
+    _answer_all(stalingrad, user, other_user, django_capture_on_commit_callbacks)
+    stalingrad.refresh_from_db()
+    first_position = stalingrad.state["position"]
+    assert stalingrad.state["battle"] == 2 and first_position in ("R1", "R2")  # toward Russians
+
+    with pytest.raises(ValidationError, match="organiser or game master"):
+        battle_result_correct(battle=battle, actor=other_user, winner=soviets, reason="typo")
+    with pytest.raises(ValidationError, match="Say why"):
+        battle_result_correct(battle=battle, actor=user, winner=soviets, reason=" ")
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_result_correct(
+            battle=battle,
+            actor=user,
+            winner=soviets,
+            details={"survivors": {}},
+            reason="we misread the VP track",
+        )
+    _answer_all(stalingrad, user, other_user, django_capture_on_commit_callbacks)
+    stalingrad.refresh_from_db()
+    battle.refresh_from_db()
+    assert battle.winner == soviets and battle.status == Battle.Status.RESOLVED
+    assert stalingrad.state["battle"] == 2
+    assert stalingrad.state["position"] in ("G1", "G2")  # ST-C3.2: now toward the Germans
+    trace = stalingrad.log.get(kind=LogEntry.Kind.CORRECTION, battle=battle)
+    assert trace.data["before"]["winner"] == "axis" and trace.data["after"]["winner"] == "allies"
+    assert stalingrad.log.filter(summary__startswith="Battle 1 won by Germans").exists()
