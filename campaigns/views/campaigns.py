@@ -13,6 +13,7 @@ from campaigns.permissions import can_view_campaign, viewer_context
 from campaigns.selectors import campaign_log, campaign_with_sides
 from campaigns.services import campaign_create, side_invite, side_join
 from campaigns.views.cc import dashboard_context
+from campaigns.views.htmx import partial_request
 
 LOG_PREVIEW = 30
 
@@ -44,7 +45,7 @@ def campaign_detail(request, pk: int):
     if kind not in LogEntry.Kind.values:
         kind = None
     log = campaign_log(campaign, viewer, kind=kind).reverse()[:LOG_PREVIEW]
-    if request.htmx:
+    if partial_request(request):
         return render(request, "campaigns/detail.html#log", {"log": log, "campaign": campaign})
     context = {
         "campaign": campaign,

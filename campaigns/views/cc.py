@@ -36,6 +36,7 @@ from campaigns.services.battles import (
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance, decision_answer
 from campaigns.tasks import resolve_campaign
+from campaigns.views.htmx import partial_request
 from rules.cc.campaign_tables import DIVISIONAL_RESERVE, FORCES
 
 
@@ -174,7 +175,7 @@ def battle_detail(request, pk: int, number: int):
     campaign, viewer = _load(request, pk)
     battle = _battle(campaign, number)
     log = campaign_log(campaign, viewer).filter(battle=battle)
-    if request.htmx and request.GET.get("partial") == "log":
+    if partial_request(request) and request.GET.get("partial") == "log":
         return render(request, "cc/battle.html#battle-log", {"log": log})
     tpl = template_for(campaign.template)
     sides = list(campaign.sides.all())
@@ -216,7 +217,7 @@ def _play_action(request, pk: int, number: int):
 
 
 def _after_play(request, campaign: Campaign, battle: Battle, viewer=None):
-    if request.htmx:
+    if partial_request(request):
         viewer = viewer or viewer_context(request.user, campaign)
         log = campaign_log(campaign, viewer).filter(battle=battle)
         return render(request, "cc/_play_response.html", {"log": log})
@@ -328,7 +329,7 @@ def full_log(request, pk: int):
         "battles": campaign.battles.values_list("number", flat=True),
         "show_battle": True,
     }
-    template = "cc/log.html#entries" if request.htmx else "cc/log.html"
+    template = "cc/log.html#entries" if partial_request(request) else "cc/log.html"
     return render(request, template, context)
 
 

@@ -2,6 +2,7 @@ from django.shortcuts import render
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_for_user
+from campaigns.views.htmx import partial_request
 
 STATUS_FILTERS = {
     "active": [Campaign.Status.SETUP, Campaign.Status.ACTIVE],
@@ -18,5 +19,5 @@ def home(request):
         if status in STATUS_FILTERS:
             qs = qs.filter(status__in=STATUS_FILTERS[status])
         campaigns = list(qs)
-    template = "home.html#campaign-list" if request.htmx else "home.html"
+    template = "home.html#campaign-list" if partial_request(request) else "home.html"
     return render(request, template, {"campaigns": campaigns, "status": status})
