@@ -9,11 +9,11 @@ from django.views.decorators.http import require_POST
 from campaigns.cc.engines import TEMPLATES
 from campaigns.forms import CampaignCreateForm, InviteForm
 from campaigns.models import Campaign, LogEntry, Side
-from campaigns.permissions import can_view_campaign, viewer_context
-from campaigns.selectors import campaign_log, campaign_with_sides
+from campaigns.permissions import can_view_campaign
+from campaigns.selectors import campaign_log
 from campaigns.services import campaign_create, side_invite, side_join
 from campaigns.views.cc import dashboard_context
-from campaigns.views.htmx import partial_request
+from campaigns.views.common import partial_request, visible_campaign
 
 LOG_PREVIEW = 30
 
@@ -34,13 +34,7 @@ def campaign_new(request):
 
 
 def campaign_detail(request, pk: int):
-    try:
-        campaign = campaign_with_sides(pk)
-    except Campaign.DoesNotExist:
-        raise Http404 from None
-    viewer = viewer_context(request.user, campaign)
-    if not can_view_campaign(request.user, campaign, viewer):
-        raise Http404
+    campaign, viewer = visible_campaign(request, pk)
     kind = request.GET.get("kind") or None
     if kind not in LogEntry.Kind.values:
         kind = None

@@ -24,8 +24,8 @@ from campaigns.cc.forms import (
     decision_form,
 )
 from campaigns.models import Battle, Campaign, Decision, LogEntry
-from campaigns.permissions import Viewer, can_view_campaign, viewer_context
-from campaigns.selectors import campaign_log, campaign_with_sides
+from campaigns.permissions import Viewer, viewer_context
+from campaigns.selectors import campaign_log
 from campaigns.selectors.cc import cc_dashboard
 from campaigns.services.battles import (
     battle_event_record,
@@ -36,26 +36,20 @@ from campaigns.services.battles import (
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance, decision_answer
 from campaigns.tasks import resolve_campaign
-from campaigns.views.htmx import partial_request
+from campaigns.views.common import (
+    flash_errors,
+    flash_form_errors,
+    partial_request,
+    visible_campaign,
+)
 from rules.cc.campaign_tables import DIVISIONAL_RESERVE, FORCES
 
 
 def _load(request, pk: int, *, cc: bool = True) -> tuple[Campaign, Viewer]:
-    try:
-        campaign = campaign_with_sides(pk)
-    except Campaign.DoesNotExist:
-        raise Http404 from None
-    viewer = viewer_context(request.user, campaign)
-    if not can_view_campaign(request.user, campaign, viewer):
-        raise Http404
+    campaign, viewer = visible_campaign(request, pk)
     if cc and campaign.template not in TEMPLATES:
         raise Http404
     return campaign, viewer
-
-
-def _errors(request, exc: ValidationError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
 
 
 @login_required
@@ -68,7 +62,7 @@ def cc_new(request, template: str):
         try:
             campaign = cc_campaign_create(creator=request.user, **form.service_kwargs())
         except ValidationError as exc:
-            _errors(request, exc)
+            flash_errors(request, exc)
         else:
             messages.success(
                 request,
@@ -90,7 +84,7 @@ def cc_advance_view(request, pk: int):
     try:
         cc_advance(campaign_id=campaign.pk, actor=request.user)
     except ValidationError as exc:
-        _errors(request, exc)
+        flash_errors(request, exc)
     return redirect(campaign)
 
 
@@ -117,13 +111,11 @@ def decision_answer_view(request, pk: int, decision_pk: int):
                 decision=decision, actor=request.user, answer=form.cleaned_data["answer"]
             )
         except ValidationError as exc:
-            _errors(request, exc)
+            flash_errors(request, exc)
         else:
             messages.success(request, _("Answer recorded."))
     else:
-        for errors in form.errors.values():
-            for e in errors:
-                messages.error(request, e)
+        flash_form_errors(request, form)
     return redirect(campaign)
 
 
@@ -233,7 +225,7 @@ def battle_event_view(request, pk: int, number: int):
         try:
             battle_event_record(battle=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _errors(request, exc)
+            flash_errors(request, exc)
     else:
         messages.error(request, _("Choose what happened and say how."))
     return _after_play(request, campaign, battle)
@@ -248,7 +240,7 @@ def battle_roll_view(request, pk: int, number: int):
         try:
             battle_roll(battle=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _errors(request, exc)
+            flash_errors(request, exc)
     else:
         messages.error(request, _("Say what the roll is for."))
     return _after_play(request, campaign, battle)
@@ -269,16 +261,12 @@ def battle_result_view(request, pk: int, number: int):
                 details=form.cleaned_data["details"],
             )
         except ValidationError as exc:
-            _errors(request, exc)
+            flash_errors(request, exc)
         else:
             messages.success(request, _("Result recorded; the campaign rules are being applied."))
             return redirect(campaign)
     else:
-        for field, errors in form.errors.items():
-            for e in errors:
-                messages.error(
-                    request, f"{form.fields[field].label if field in form.fields else ''} {e}"
-                )
+        flash_form_errors(request, form)
     return redirect(battle)
 
 
@@ -298,16 +286,12 @@ def battle_correct_view(request, pk: int, number: int):
                 reason=form.cleaned_data["reason"],
             )
         except ValidationError as exc:
-            _errors(request, exc)
+            flash_errors(request, exc)
         else:
             messages.success(request, _("Result corrected; its consequences are applied again."))
             return redirect(campaign)
     else:
-        for field, errors in form.errors.items():
-            for e in errors:
-                messages.error(
-                    request, f"{form.fields[field].label if field in form.fields else ''} {e}"
-                )
+        flash_form_errors(request, form)
     return redirect(battle)
 
 

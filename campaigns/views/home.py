@@ -2,7 +2,7 @@ from django.shortcuts import render
 
 from campaigns.models import Campaign
 from campaigns.selectors import campaigns_for_user
-from campaigns.views.htmx import partial_request
+from campaigns.views.common import partial_request
 
 STATUS_FILTERS = {
     "active": [Campaign.Status.SETUP, Campaign.Status.ACTIVE],
