@@ -3,11 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from campaigns.views import accounts, campaigns, cc, health, home
+from campaigns.views import accounts, campaigns, cc, dice, health, home
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("dice/odds/", dice.odds, name="dice-odds"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign-detail"),
     path(

@@ -256,3 +256,19 @@ def test_api_decisions_hide_a_sealed_answer_from_the_other_side(kurgan, user, ot
     assert mine["purchase.axis"]["answer"] == ["F"]
     battles = api.get(f"/api/v1/campaigns/{kurgan.pk}/battles/").json()
     assert battles[0]["number"] == 1 and battles[0]["status"] == "setup"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("roll_kind=2d6", ["<td>7</td><td>16.7 %</td><td>58.3 %</td>"]),
+        ("roll_kind=d66", ["<td>34</td><td>2.8 %</td><td>58.3 %</td>"]),  # TCS 1.6: 21/36
+        ("roll_kind=3d6&modifier=2", ["<td>19</td><td>1.4 %</td><td>1.9 %</td>"]),  # 3/216, 4/216
+        ("roll_kind=banana", ["Unknown dice"]),
+        ("roll_kind=2d6&modifier=x", ["Unknown dice"]),
+    ],
+)
+def test_exact_odds_before_rolling(client, query, expected):
+    body = client.get(f"/dice/odds/?{query}", headers={"HX-Request": "true"}).text
+    for text in expected:
+        assert text in body
