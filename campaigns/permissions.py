@@ -84,3 +84,57 @@ def visible_campaigns_q(user: User) -> Q:
 def visible_campaigns(user: User) -> QuerySet[Campaign]:
     ids = Campaign.objects.filter(visible_campaigns_q(user)).values("pk")
     return Campaign.objects.filter(pk__in=ids)
+
+
+# --- Clubs and leagues ------------------------------------------------------------------------
+# Club pages, league tables, ratings, balance and player profiles are public (a club shows its
+# leagues); running a club or a league needs its organiser. Battles and campaign histories keep
+# their campaign's visibility, and private log entries or sealed decisions never appear there.
+
+
+def club_role(user: User, club) -> str | None:
+    """The user's role in the club, or None (one query unless memberships are prefetched)."""
+    if not user.is_authenticated:
+        return None
+    from campaigns.models import ClubMembership
+
+    role = (
+        ClubMembership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    )
+    return role
+
+
+def is_club_member(user: User, club) -> bool:
+    return club_role(user, club) is not None
+
+
+def is_club_organiser(user: User, club) -> bool:
+    from campaigns.models import ClubMembership
+
+    return club_role(user, club) == ClubMembership.Role.ORGANISER
+
+
+def can_manage_league(user: User, league) -> bool:
+    """Enter, correct or void results, and change the league's settings."""
+    return is_club_organiser(user, league.club)
+
+
+def can_view_battle(user: User, battle) -> bool:
+    return can_view_campaign(user, battle.campaign)
+
+
+# --- TCS operations ---------------------------------------------------------------------------
+
+
+def can_act_for_side(viewer: Viewer, side: Side | int) -> bool:
+    """Write a side's TCS records (order of battle, op sheets, Command Phase, losses): that
+    side's players, or a neutral game master."""
+    return viewer.is_gm or viewer.plays(side)
+
+
+def can_see_tcs_secret(
+    viewer: Viewer, side: Side | int, *, revealed: bool = False, finished: bool = False
+) -> bool:
+    """A side's op sheets, task organisation and morale [TCS 1.5]: private to that side and a
+    neutral game master until revealed by the owner or the operation ends."""
+    return revealed or finished or viewer.can_see_private(side)

@@ -40,3 +40,15 @@ def resolve_campaign(campaign_id: int) -> str:
     except Campaign.DoesNotExist:
         return "gone"
     return "done"
+
+
+@shared_task(name="campaigns.recompute_league_ratings")
+def recompute_league_ratings(league_id: int) -> dict[str, int] | str:
+    """Rebuild a league's ratings after a result or a correction (idempotent)."""
+    from campaigns.models import League
+    from campaigns.services.leagues import league_ratings_recompute
+
+    try:
+        return league_ratings_recompute(league_id=league_id)
+    except League.DoesNotExist:
+        return "gone"

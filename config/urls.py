@@ -54,6 +54,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("campaigns.api.urls")),
+    path("", include("campaigns.urls_leagues")),
+    path("", include("campaigns.urls_rosters")),
+    path("", include("campaigns.urls_tcs")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -7,6 +7,28 @@ import pytest
 IN_CI = bool(os.environ.get("CI"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_media(tmp_path_factory):
+    """Uploads made by tests go to a temporary folder, not the project's."""
+    from django.conf import settings
+
+    settings.PRIVATE_MEDIA_ROOT = tmp_path_factory.mktemp("private-media")
+
+
+@pytest.fixture(autouse=True)
+def eager_celery(request):
+    """Tasks run in-process in tests, whatever the broker; the `worker` test uses the real one."""
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username="player", password="pw-Ledger-2026!", **extra):

@@ -1,3 +1,5 @@
+"""The app's models, one module per concern."""
+
 from campaigns.models.battles import Battle, Decision
 from campaigns.models.core import (
     Campaign,
@@ -8,15 +10,55 @@ from campaigns.models.core import (
     Side,
     SidePlayer,
 )
+from campaigns.models.leagues import (
+    ClubInvite,
+    League,
+    LeagueParticipant,
+    Rating,
+    RatingSnapshot,
+    Result,
+    ResultCorrection,
+    ResultPlayer,
+)
+from campaigns.models.rosters import (
+    Roster,
+    RosterChange,
+    RosterSystem,
+    SealedOrders,
+    SkirmishBattle,
+    SkirmishEvent,
+    SkirmishSide,
+)
+from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation, TcsSide, TcsUnit
 
 __all__ = [
     "Battle",
     "Campaign",
     "Club",
+    "ClubInvite",
     "ClubMembership",
+    "CommandPhase",
     "Decision",
     "GameSystem",
+    "League",
+    "LeagueParticipant",
     "LogEntry",
+    "OpSheetRecord",
+    "Rating",
+    "RatingSnapshot",
+    "Result",
+    "ResultCorrection",
+    "ResultPlayer",
+    "Roster",
+    "RosterChange",
+    "RosterSystem",
+    "SealedOrders",
     "Side",
     "SidePlayer",
+    "SkirmishBattle",
+    "SkirmishEvent",
+    "SkirmishSide",
+    "TcsFormation",
+    "TcsSide",
+    "TcsUnit",
 ]

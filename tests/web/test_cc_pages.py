@@ -272,3 +272,19 @@ def test_exact_odds_before_rolling(client, query, expected):
     body = client.get(f"/dice/odds/?{query}", headers={"HX-Request": "true"}).text
     for text in expected:
         assert text in body
+
+
+def test_export_never_carries_a_sealed_answer_waiting_for_its_sibling(kurgan, user):
+    from campaigns.exports import campaign_export
+
+    cc_advance(campaign_id=kurgan.pk)
+    axis = Decision.objects.get(campaign=kurgan, key="purchase.axis")
+    # as when the engine could not open both at once: the answer is applied, not revealed
+    Decision.objects.filter(pk=axis.pk).update(status="applied", answer=["Pionier"])
+    kurgan.refresh_from_db()
+    kurgan.state["pending"]["choices"]["purchase.axis"] = ["Pionier"]
+    kurgan.save()
+    exported = campaign_export(kurgan)
+    assert "purchase.axis" not in exported["campaign"]["state"]["pending"]["choices"]
+    assert all(d["key"] != "purchase.axis" for d in exported["decisions"])
+    assert exported["campaign"]["state"]["pending"]["rolls"]  # the orientation roll stays

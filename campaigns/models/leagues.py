@@ -1,0 +1,264 @@
+"""Club invitations, leagues, their results (with a trace of every correction) and ratings."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models.core import Club, ClubMembership, GameSystem
+
+DEFAULT_TIEBREAKS = ["points", "h2h", "buchholz", "wins"]
+DEFAULT_K_BANDS = [[0, 32], [2100, 24], [2400, 16]]
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class ClubInvite(models.Model):
+    """An invitation to join a club; for one named user, or for whoever holds the link."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=_token)
+    invited_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    role = models.CharField(
+        max_length=16, choices=ClubMembership.Role.choices, default=ClubMembership.Role.MEMBER
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invite to {self.club}"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.revoked and self.accepted_at is None
+
+
+class League(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    class EloPeriod(models.TextChoices):
+        RESULT = "result", _("After each result")
+        DAY = "day", _("Once a day")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(_("name"), max_length=120)
+    season = models.CharField(_("season"), max_length=40)
+    system = models.CharField(_("game system"), max_length=16, choices=GameSystem.choices)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    points_win = models.FloatField(_("points for a win"), default=3)
+    points_draw = models.FloatField(_("points for a draw"), default=1)
+    points_loss = models.FloatField(_("points for a loss"), default=0)
+    tiebreaks = models.JSONField(default=list, help_text="Ordered metric keys.")
+    apply_cc_handicap = models.BooleanField(_("apply the CC handicap (EQUILIBRIO)"), default=False)
+    elo_initial = models.FloatField(_("initial Elo"), default=1500)
+    elo_k_bands = models.JSONField(default=list, help_text="[[lowest rating, K], …] ascending.")
+    elo_period = models.CharField(max_length=8, choices=EloPeriod.choices, default="result")
+    balance_min_plays = models.PositiveSmallIntegerField(default=10)
+    ratings_version = models.PositiveIntegerField(default=0)
+    ratings_computed_version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name", "season"], name="league_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league-detail", args=[self.pk])
+
+
+class LeagueParticipant(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="participants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_entries"
+    )
+    handicapped = models.BooleanField(
+        _("less experienced (receives the CC handicap)"), default=False
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_entry_per_league")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.league}"
+
+
+class Result(models.Model):
+    """One finished game of a league: standalone, or a campaign's battle."""
+
+    class Outcome(models.TextChoices):
+        A = "a", _("Side A won")
+        B = "b", _("Side B won")
+        DRAW = "draw", _("Draw")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Counts")
+        VOID = "void", _("Void")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="results")
+    battle = models.ForeignKey(
+        "campaigns.Battle",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="league_results",
+    )
+    played_on = models.DateField(_("played on"))
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    scenario = models.CharField(_("scenario"), max_length=120, blank=True)
+    side_a = models.CharField(_("side A"), max_length=80, blank=True)
+    side_b = models.CharField(_("side B"), max_length=80, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices)
+    details = models.JSONField(default=dict, blank=True, help_text="CC win type, Time, VP …")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    notes = models.CharField(_("notes"), max_length=300, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "battle"],
+                condition=models.Q(battle__isnull=False),
+                name="one_result_per_battle",
+            )
+        ]
+        indexes = [models.Index(fields=["league", "status", "played_on"])]
+
+    def __str__(self) -> str:
+        return f"result {self.pk} of {self.league_id}"
+
+
+class ResultPlayer(models.Model):
+    class Team(models.TextChoices):
+        A = "a", _("Side A")
+        B = "b", _("Side B")
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_results"
+    )
+    team = models.CharField(max_length=1, choices=Team.choices)
+
+    class Meta:
+        ordering = ["result", "team", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "user"], name="one_seat_per_result")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.team})"
+
+
+class ResultCorrection(models.Model):
+    """The trace: each entry, correction or voiding of a result, with before and after."""
+
+    class Action(models.TextChoices):
+        ENTER = "enter", _("Entered")
+        CORRECT = "correct", _("Corrected")
+        VOID = "void", _("Voided")
+        RESTORE = "restore", _("Restored")
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="trace")
+    action = models.CharField(max_length=8, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["result", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} of {self.result_id}"
+
+
+class Rating(models.Model):
+    """A player's current rating in one league (its latest snapshot, kept for fast pages)."""
+
+    class Method(models.TextChoices):
+        ELO = "elo", "Elo"
+        OPENSKILL = "openskill", "OpenSkill"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    system = models.CharField(max_length=16, choices=GameSystem.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_ratings"
+    )
+    method = models.CharField(max_length=12, choices=Method.choices)
+    value = models.FloatField()
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["league", "method", "-value"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user", "method"], name="one_rating")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.method} {self.value:.0f}"
+
+
+class RatingSnapshot(models.Model):
+    """A player's rating after one rating period (a result or a day): the history."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_history")
+    system = models.CharField(max_length=16, choices=GameSystem.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_history"
+    )
+    method = models.CharField(max_length=12, choices=Rating.Method.choices)
+    seq = models.PositiveIntegerField()
+    result = models.ForeignKey(
+        Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    played_on = models.DateField(null=True, blank=True)
+    value = models.FloatField()
+    delta = models.FloatField()
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "method", "seq"]
+        indexes = [models.Index(fields=["user", "system", "method", "seq"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.method} #{self.seq}"

@@ -1,0 +1,257 @@
+"""Tactical Combat Series operations: per-side settings, order of battle, op sheets, phases.
+
+A TCS operation is a `Campaign` with system "tcs" and template "tcs-operation"; the turn clock
+lives in `Campaign.state`. Engine states are kept as JSON written by the rules' `to_dict()`
+(`rules.tcs`), so the engine stays the single source of the procedures.
+
+Op sheets, task organisation and morale values are a side's secrets [1.5]: every read goes
+through `campaigns.permissions.can_see_tcs_secret`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.storage import FileSystemStorage
+from django.db import models
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+TCS_TEMPLATE = "tcs-operation"
+SHEET_TYPES = {
+    "prepared_defense": _("Prepared Defense"),
+    "attack": _("Attack"),
+    "hasty_defense": _("Hasty Defense"),
+    "move": _("Move"),
+}
+SHEET_STATES = {
+    "unimplemented": _("Unimplemented"),
+    "prelims_active": _("Preliminary instructions"),
+    "implemented": _("Implemented"),
+    "succeeded": _("Succeeded"),
+    "failed": _("Failed"),
+}
+
+
+class PrivateStorage(FileSystemStorage):
+    """Uploaded op-sheet graphics: kept outside MEDIA_ROOT (which the web server publishes)
+    and served only through a permission-checked view."""
+
+    @cached_property
+    def base_location(self):
+        return str(settings.PRIVATE_MEDIA_ROOT)
+
+    @cached_property
+    def base_url(self):  # no public URL: see views.tcs.sheet_graphic
+        return None
+
+
+_private_storage = PrivateStorage()
+
+
+def private_storage() -> PrivateStorage:
+    return _private_storage
+
+
+def graphic_path(instance: OpSheetRecord, filename: str) -> str:
+    ext = Path(filename).suffix.lower()[:6]
+    return f"tcs/{instance.campaign_id}/{uuid.uuid4().hex}{ext}"
+
+
+class TcsSide(models.Model):
+    """A side's Command Prep rating and its optional Command Prep Table [6.9.a, 6.9.f]."""
+
+    side = models.OneToOneField("campaigns.Side", on_delete=models.CASCADE, related_name="tcs")
+    rating = models.PositiveSmallIntegerField(_("Command Prep rating"), default=3)
+    prep_table = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="COMMAND_PREP_SCHEMA records; empty: players enter thresholds off the chart.",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.side} (rating {self.rating})"
+
+
+class TcsFormation(models.Model):
+    """A formation; battalion or vehicle morale formations keep their engine state."""
+
+    class Morale(models.TextChoices):
+        BATTALION = "battalion", _("Battalion morale")
+        VEHICLE = "vehicle", _("Vehicle morale track")
+        NONE = "none", _("No morale of its own")
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_formations"
+    )
+    side = models.ForeignKey(
+        "campaigns.Side", on_delete=models.CASCADE, related_name="tcs_formations"
+    )
+    code = models.CharField(_("formation id"), max_length=40)
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    morale = models.CharField(_("morale"), max_length=12, choices=Morale.choices)
+    is_battalion = models.BooleanField(_("a battalion"), default=False)
+    state = models.JSONField(
+        default=dict, blank=True, help_text="BattalionMorale or VehicleMoraleTrack to_dict()."
+    )
+    history = models.JSONField(
+        default=list, blank=True, help_text="[{turn, value, cause}] for the timeline."
+    )
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["side", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "code"], name="tcs_formation_code_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def morale_value(self) -> int | None:
+        return self.state.get("value") if self.morale != self.Morale.NONE else None
+
+
+class TcsUnit(models.Model):
+    class Category(models.TextChoices):
+        INFANTRY = "infantry", _("Infantry")
+        HEAVY_WEAPON = "heavy_weapon", _("Heavy weapon")
+        VEHICLE = "vehicle", _("Vehicle")
+        TRANSPORT = "transport", _("Transport")
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_units"
+    )
+    side = models.ForeignKey("campaigns.Side", on_delete=models.CASCADE, related_name="tcs_units")
+    formation = models.ForeignKey(
+        TcsFormation, null=True, blank=True, on_delete=models.PROTECT, related_name="units"
+    )
+    code = models.CharField(_("unit id"), max_length=40)
+    category = models.CharField(_("category"), max_length=16, choices=Category.choices)
+    steps = models.PositiveSmallIntegerField(_("steps"), default=1)
+    steps_lost = models.PositiveSmallIntegerField(default=0)
+    eliminated_turn = models.IntegerField(null=True, blank=True)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["side", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "code"], name="tcs_unit_code_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def steps_left(self) -> int:
+        return self.steps - self.steps_lost
+
+    @property
+    def eliminated(self) -> bool:
+        return self.eliminated_turn is not None
+
+
+class OpSheetRecord(models.Model):
+    """One op sheet: the engine's `OpSheet` state plus what the player wrote on it [6.5]."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_sheets"
+    )
+    side = models.ForeignKey("campaigns.Side", on_delete=models.CASCADE, related_name="tcs_sheets")
+    code = models.CharField(_("label"), max_length=40)
+    state = models.JSONField(default=dict, help_text="rules.tcs.opsheet.OpSheet to_dict().")
+    time_drawn = models.CharField(_("time drawn"), max_length=8, blank=True)
+    size_note = models.CharField(_("size justification"), max_length=200, blank=True)
+    task_organization = models.TextField(_("task organization"), blank=True)
+    written_notes = models.TextField(_("written notes"), blank=True)
+    failure_instructions = models.TextField(_("failure instructions"), blank=True)
+    rally_points = models.CharField(_("rally points"), max_length=200, blank=True)
+    preliminary_text = models.TextField(_("preliminary instructions"), blank=True)
+    reserves_text = models.TextField(_("reserves: intended use"), blank=True)
+    alternatives_text = models.TextField(_("alternatives"), blank=True)
+    graphic = models.FileField(
+        _("graphic"), upload_to=graphic_path, storage=private_storage, blank=True
+    )
+    history = models.JSONField(
+        default=list, blank=True, help_text="[{turn, status, wt}] for the timeline."
+    )
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["side", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "side", "code"], name="tcs_sheet_code_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def status(self) -> str:
+        return self.state.get("status", "")
+
+    @property
+    def sheet_type(self) -> str:
+        return self.state.get("type", "")
+
+    @property
+    def weighted_turns(self) -> int:
+        return self.state.get("weighted_turns", 0)
+
+    @property
+    def type_label(self) -> str:
+        return str(SHEET_TYPES.get(self.sheet_type, self.sheet_type))
+
+    @property
+    def status_label(self) -> str:
+        return str(SHEET_STATES.get(self.status, self.status))
+
+    @property
+    def entries(self) -> list[dict]:
+        return self.state.get("entries", [])
+
+
+class CommandPhase(models.Model):
+    """One side's Command Phase of one turn [2.0]; `steps` records what was done in it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("In progress")
+        COMPLETED = "completed", _("Completed")
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_phases"
+    )
+    side = models.ForeignKey("campaigns.Side", on_delete=models.CASCADE, related_name="tcs_phases")
+    turn = models.PositiveIntegerField()
+    clock = models.CharField(max_length=4)
+    light = models.CharField(max_length=10, default="day")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    steps = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="{successes, ticked, attempted, checked, recovery, ...} per step.",
+    )
+    completed_at = models.DateTimeField(null=True, blank=True)
+    completed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "turn", "side"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "side", "turn"], name="tcs_phase_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Command Phase {self.turn} ({self.clock}) of {self.side_id}"

@@ -1,0 +1,106 @@
+"""Roster and skirmish reads, with a bounded number of queries however long the history."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from campaigns.models import (
+    Campaign,
+    Roster,
+    RosterChange,
+    SealedOrders,
+    SkirmishBattle,
+    SkirmishEvent,
+    SkirmishSide,
+)
+from campaigns.permissions import visible_campaigns_q
+from campaigns.rosters.permissions import is_neutral_gm, player_side
+
+
+def rosters_for(user, *, archived: bool = False) -> QuerySet[Roster]:
+    """A player's own rosters (1 query)."""
+    return Roster.objects.filter(owner=user, archived_at__isnull=not archived).select_related(
+        "campaign"
+    )
+
+
+def visible_rosters(user) -> QuerySet[Roster]:
+    """Own rosters and those in campaigns the user may see."""
+    campaigns = Campaign.objects.filter(visible_campaigns_q(user)).values("pk")
+    q = Q(campaign__in=campaigns)
+    if user.is_authenticated:
+        q |= Q(owner=user)
+    return Roster.objects.filter(q).select_related("owner", "campaign").distinct()
+
+
+def roster_detail(pk: int) -> Roster:
+    return Roster.objects.select_related("owner", "campaign").get(pk=pk)
+
+
+def roster_history(roster: Roster) -> QuerySet[RosterChange]:
+    """The history, newest first, with the actor and battle joined (1 query per page)."""
+    return (
+        RosterChange.objects.filter(roster=roster)
+        .select_related("actor", "battle")
+        .order_by("-seq")
+    )
+
+
+def roster_battles(roster: Roster) -> QuerySet[SkirmishBattle]:
+    return SkirmishBattle.objects.filter(sides__roster=roster).order_by("-created_at").distinct()
+
+
+def battles_for(user) -> QuerySet[SkirmishBattle]:
+    ids = SkirmishSide.objects.filter(player=user).values("battle_id")
+    return (
+        SkirmishBattle.objects.filter(Q(pk__in=ids) | Q(created_by=user))
+        .prefetch_related("sides__player")
+        .order_by("-created_at")
+        .distinct()
+    )
+
+
+def skirmish_detail(pk: int) -> SkirmishBattle:
+    sides = SkirmishSide.objects.select_related("player", "roster").order_by("index")
+    from django.db.models import Prefetch
+
+    return (
+        SkirmishBattle.objects.select_related("campaign", "created_by")
+        .prefetch_related(Prefetch("sides", queryset=sides))
+        .get(pk=pk)
+    )
+
+
+def visible_side_ids(user, battle: SkirmishBattle) -> set[int] | None:
+    """Sides whose private data this user sees; None means every side (GM or revealed)."""
+    if battle.revealed_at is not None or is_neutral_gm(user, battle):
+        return None
+    mine = player_side(user, battle)
+    return {mine.pk} if mine else set()
+
+
+def battle_events(user, battle: SkirmishBattle) -> QuerySet[SkirmishEvent]:
+    """The battle log as this user may see it: another side's private entries are left out
+    until the battle ends."""
+    qs = SkirmishEvent.objects.filter(battle=battle).select_related("actor", "private_to")
+    seen = visible_side_ids(user, battle)
+    if seen is not None:
+        qs = qs.filter(Q(private_to__isnull=True) | Q(private_to__in=seen))
+    return qs.order_by("seq")
+
+
+def battle_orders(user, battle: SkirmishBattle) -> list[SealedOrders]:
+    """Sealed orders this user may read (their own, or all once revealed / for a GM)."""
+    seen = visible_side_ids(user, battle)
+    qs = SealedOrders.objects.filter(side__battle=battle).select_related("side__player")
+    if seen is not None:
+        qs = qs.filter(side__in=seen)
+    return list(qs.order_by("side__index"))
+
+
+def sealed_status(battle: SkirmishBattle) -> dict[int, bool]:
+    """Which sides have sealed their orders (no content): side index → sealed."""
+    done = set(
+        SealedOrders.objects.filter(side__battle=battle).values_list("side__index", flat=True)
+    )
+    return {i: i in done for i in (0, 1)}

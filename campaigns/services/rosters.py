@@ -1,0 +1,291 @@
+"""Roster writes: create, builder edits, settings, house rules, corrections, archiving.
+
+Each is keyword-only, runs in one transaction with the roster row locked
+(`select_for_update`), and appends a `RosterChange` with the state before and after. Bad
+input raises `ValidationError` naming the field and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, Roster, RosterChange, RosterSystem
+from campaigns.rosters.engine import (
+    M1936,
+    PARABELLUM,
+    BuilderError,
+    jsonable,
+    m36_edit,
+    m36_house_rules,
+    m36_new,
+    pb_edit,
+    pb_house_rules,
+    pb_new,
+)
+
+
+def _invalid(exc: BuilderError) -> ValidationError:
+    return ValidationError({exc.field: [exc.message]})
+
+
+def lock_roster(roster_id: int) -> Roster:
+    """Lock the roster row for the rest of the transaction (call inside `atomic`)."""
+    return Roster.objects.select_for_update().get(pk=roster_id)
+
+
+def record_change(
+    roster: Roster,
+    *,
+    kind: str,
+    summary: str,
+    actor=None,
+    before: dict | None = None,
+    after: dict | None = None,
+    rule: str = "",
+    explanation: list | None = None,
+    battle=None,
+    reverts: RosterChange | None = None,
+) -> RosterChange:
+    """Append one history row; the caller holds the roster lock."""
+    last = RosterChange.objects.filter(roster=roster).aggregate(m=Max("seq"))["m"] or 0
+    return RosterChange.objects.create(
+        roster=roster,
+        seq=last + 1,
+        kind=kind,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        summary=summary[:300],
+        rule=rule[:60],
+        before=before or {},
+        after=after or {},
+        explanation=jsonable(explanation or []),
+        battle=battle,
+        reverts=reverts,
+    )
+
+
+def state_of(roster: Roster) -> dict[str, Any]:
+    """Everything a change may touch, for the before/after of a history row."""
+    return {
+        "data": copy.deepcopy(roster.data),
+        "house_rules": copy.deepcopy(roster.house_rules),
+        "condition": copy.deepcopy(roster.condition),
+    }
+
+
+def _check_campaign(owner, system: str, campaign: Campaign | None) -> None:
+    if campaign is None:
+        return
+    if campaign.system != system:
+        raise ValidationError({"campaign": [_("That campaign plays another game system.")]})
+    plays = campaign.sides.filter(seats__user=owner).exists()
+    if not plays and campaign.created_by_id != owner.pk:
+        raise ValidationError({"campaign": [_("You can only add rosters to campaigns you play.")]})
+
+
+def roster_create(
+    *,
+    owner,
+    system: str,
+    name: str,
+    campaign: Campaign | None = None,
+    squad_type: str = "",
+    faction: str = "",
+    role: str = "",
+    quality: str = "",
+    size: str = "",
+    defender_points: int | None = None,
+) -> Roster:
+    """A new roster: the basic squad of a Parabellum squad type, or an empty 1936 list."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": [_("Give the roster a name.")]})
+    if system not in RosterSystem.values:
+        raise ValidationError({"system": [_("Choose Parabellum Soldier or 1936.")]})
+    _check_campaign(owner, system, campaign)
+    try:
+        if system == PARABELLUM:
+            data = pb_new(squad_type, name)
+        else:
+            if bool(size) == (defender_points is not None):
+                raise BuilderError(
+                    "size", _("Choose a game size or an agreed defender budget, not both.")
+                )
+            data = m36_new(faction, role, quality, size or None, defender_points)
+    except BuilderError as exc:
+        raise _invalid(exc) from None
+    with transaction.atomic():
+        roster = Roster.objects.create(
+            owner=owner, system=system, name=name, campaign=campaign, data=data
+        )
+        record_change(
+            roster,
+            kind=RosterChange.Kind.CREATED,
+            summary=_("Roster created"),
+            actor=owner,
+            after=state_of(roster),
+        )
+    return roster
+
+
+def roster_edit(*, roster: Roster, actor, edit: dict[str, Any]) -> Roster:
+    """One builder edit (a Parabellum soldier field, or a 1936 list action), validated by
+    the engine; the roster may stay invalid while being built (violations are shown)."""
+    with transaction.atomic():
+        locked = lock_roster(roster.pk)
+        _editable(locked, actor)
+        before = state_of(locked)
+        try:
+            if locked.system == PARABELLUM:
+                data, summary = pb_edit(
+                    locked.data,
+                    str(edit.get("soldier_id") or ""),
+                    str(edit.get("field") or ""),
+                    edit.get("value"),
+                )
+            else:
+                data, summary = m36_edit(locked.data, str(edit.get("op") or ""), edit)
+        except BuilderError as exc:
+            raise _invalid(exc) from None
+        locked.data = data
+        locked.save(update_fields=["data", "updated_at"])
+        record_change(
+            locked,
+            kind=RosterChange.Kind.EDIT,
+            summary=summary,
+            actor=actor,
+            before=before,
+            after=state_of(locked),
+        )
+    return locked
+
+
+def _editable(roster: Roster, actor) -> None:
+    if roster.owner_id != getattr(actor, "pk", None):
+        raise ValidationError({"roster": [_("Only the roster's owner may change it.")]})
+    if roster.archived_at is not None:
+        raise ValidationError({"roster": [_("This roster is archived; restore it first.")]})
+
+
+def roster_update(*, roster: Roster, actor, name: str, campaign: Campaign | None) -> Roster:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": [_("Give the roster a name.")]})
+    with transaction.atomic():
+        locked = lock_roster(roster.pk)
+        _editable(locked, actor)
+        _check_campaign(locked.owner, locked.system, campaign)
+        old = (locked.name, locked.campaign_id)
+        if old == (name, campaign.pk if campaign else None):
+            return locked
+        locked.name = name
+        locked.campaign = campaign
+        if locked.system == PARABELLUM:
+            locked.data = {**locked.data, "name": name}
+        locked.save(update_fields=["name", "campaign", "data", "updated_at"])
+        record_change(
+            locked,
+            kind=RosterChange.Kind.SETTINGS,
+            summary=_("Name “%(n)s”, campaign: %(c)s")
+            % {"n": name, "c": campaign.name if campaign else _("none")},
+            actor=actor,
+        )
+    return locked
+
+
+def roster_house_rules_set(*, roster: Roster, actor, options: dict[str, Any]) -> Roster:
+    """Choose the campaign house rules (all off by default; none is in the rulebook)."""
+    with transaction.atomic():
+        locked = lock_roster(roster.pk)
+        _editable(locked, actor)
+        try:
+            if locked.system == PARABELLUM:
+                clean = pb_house_rules(options).to_dict()
+            else:
+                clean = m36_house_rules(options).to_dict()
+                clean.pop("label", None)
+        except BuilderError as exc:
+            raise _invalid(exc) from None
+        if clean == locked.house_rules:
+            return locked
+        before = state_of(locked)
+        locked.house_rules = clean
+        locked.save(update_fields=["house_rules", "updated_at"])
+        on = [k for k, v in clean.items() if v is True]
+        record_change(
+            locked,
+            kind=RosterChange.Kind.HOUSE_RULES,
+            summary=_("House rules switched on: %(on)s") % {"on": ", ".join(on) or _("none")},
+            rule="HR" if locked.system == PARABELLUM else "HOUSE-M36-carry-over",
+            actor=actor,
+            before=before,
+            after=state_of(locked),
+        )
+    return locked
+
+
+def roster_revert(*, change: RosterChange, actor) -> Roster:
+    """Undo one change: the roster goes back to the state before it, as a new, logged
+    correction (the history keeps both)."""
+    with transaction.atomic():
+        locked = lock_roster(change.roster_id)
+        _editable(locked, actor)
+        if not change.before or change.kind == RosterChange.Kind.CREATED:
+            raise ValidationError(
+                {"change": [_("This change has no earlier state to go back to.")]}
+            )
+        before = state_of(locked)
+        locked.data = change.before.get("data", locked.data)
+        locked.house_rules = change.before.get("house_rules", locked.house_rules)
+        locked.condition = change.before.get("condition", locked.condition)
+        locked.save(update_fields=["data", "house_rules", "condition", "updated_at"])
+        record_change(
+            locked,
+            kind=RosterChange.Kind.CORRECTION,
+            summary=_("Undid change #%(n)s (%(s)s)") % {"n": change.seq, "s": change.summary},
+            actor=actor,
+            before=before,
+            after=state_of(locked),
+            battle=change.battle,
+            reverts=change,
+        )
+    return locked
+
+
+def roster_archive(*, roster: Roster, actor, archived: bool = True) -> Roster:
+    """Archive (or restore) a roster; nothing is deleted, the history stays."""
+    with transaction.atomic():
+        locked = lock_roster(roster.pk)
+        if locked.owner_id != getattr(actor, "pk", None):
+            raise ValidationError({"roster": [_("Only the roster's owner may change it.")]})
+        if (locked.archived_at is not None) == archived:
+            return locked
+        locked.archived_at = timezone.now() if archived else None
+        locked.save(update_fields=["archived_at", "updated_at"])
+        record_change(
+            locked,
+            kind=RosterChange.Kind.ARCHIVED if archived else RosterChange.Kind.CORRECTION,
+            summary=_("Roster archived") if archived else _("Roster restored from the archive"),
+            actor=actor,
+        )
+    return locked
+
+
+__all__ = [
+    "M1936",
+    "lock_roster",
+    "record_change",
+    "roster_archive",
+    "roster_create",
+    "roster_edit",
+    "roster_house_rules_set",
+    "roster_revert",
+    "roster_update",
+    "state_of",
+]

@@ -1,0 +1,1 @@
+"""Site support for Tactical Combat Series operations: forms and the timeline chart."""

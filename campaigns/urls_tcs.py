@@ -1,0 +1,47 @@
+"""Routes of TCS operations (included from config/urls.py)."""
+
+from django.urls import path
+
+from campaigns.views import tcs
+
+urlpatterns = [
+    path("campaigns/new/tcs/", tcs.tcs_new, name="tcs-new"),
+    path("campaigns/<int:pk>/tcs/", tcs.tcs_operation_view, name="tcs-operation"),
+    path("campaigns/<int:pk>/tcs/start/", tcs.tcs_start, name="tcs-start"),
+    path("campaigns/<int:pk>/tcs/advance/", tcs.tcs_advance, name="tcs-advance"),
+    path("campaigns/<int:pk>/tcs/end/", tcs.tcs_end, name="tcs-end"),
+    path("campaigns/<int:pk>/tcs/timeline/", tcs.tcs_timeline_view, name="tcs-timeline"),
+    path("campaigns/<int:pk>/tcs/export.json", tcs.tcs_export, name="tcs-export"),
+    path("campaigns/<int:pk>/tcs/sides/<int:side_pk>/", tcs.tcs_side_view, name="tcs-side"),
+    path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/sheets/new/",
+        tcs.tcs_sheet_new,
+        name="tcs-sheet-new",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/command/",
+        tcs.tcs_command,
+        name="tcs-command",
+    ),
+    path("campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/", tcs.tcs_sheet_view, name="tcs-sheet"),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/edit/",
+        tcs.tcs_sheet_edit,
+        name="tcs-sheet-edit",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/reveal/",
+        tcs.tcs_sheet_reveal,
+        name="tcs-sheet-reveal",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/fail/",
+        tcs.tcs_sheet_fail,
+        name="tcs-sheet-fail",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/graphic/",
+        tcs.tcs_sheet_graphic,
+        name="tcs-sheet-graphic",
+    ),
+]

@@ -1,0 +1,172 @@
+"""Club pages: list and create, the club page, invitations, roles, and the battle search."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.forms_leagues import ClubForm, InviteForm
+from campaigns.models import Club, ClubInvite, GameSystem
+from campaigns.permissions import club_role
+from campaigns.selectors.leagues import club_battles, club_campaigns, club_get, leagues_for_club
+from campaigns.services import club_create
+from campaigns.services.club_admin import (
+    club_invite_accept,
+    club_invite_create,
+    club_invite_revoke,
+    club_member_set_role,
+)
+from campaigns.views.common import partial_request
+
+
+def form_errors(form, exc: ValidationError) -> None:
+    """Put a service's errors on the form: on the field it names, or on the whole form."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def _club(slug: str) -> Club:
+    try:
+        return club_get(slug)
+    except Club.DoesNotExist:
+        raise Http404 from None
+
+
+def club_list(request):
+    form = ClubForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        if form.is_valid():
+            try:
+                club = club_create(creator=request.user, **form.cleaned_data)
+            except ValidationError as exc:
+                form_errors(form, exc)
+            else:
+                messages.success(request, _("Club created. Invite its members."))
+                return redirect("club-detail", slug=club.slug)
+    clubs = Club.objects.all()
+    mine = set()
+    if request.user.is_authenticated:
+        mine = set(request.user.club_memberships.values_list("club_id", flat=True))
+    return render(request, "clubs/list.html", {"clubs": clubs, "form": form, "mine": mine})
+
+
+def club_detail(request, slug: str):
+    club = _club(slug)
+    role = club_role(request.user, club)
+    context = {
+        "club": club,
+        "role": role,
+        "is_organiser": role == "organiser",
+        "leagues": leagues_for_club(club),
+        "campaigns": club_campaigns(club, request.user)[:20],
+        "battles": club_battles(club, request.user)[:10],
+    }
+    if role == "organiser":
+        context["invite_form"] = InviteForm()
+        context["invites"] = [i for i in club.invites.select_related("invited_user") if i.is_open]
+    return render(request, "clubs/detail.html", context)
+
+
+@login_required
+@require_POST
+def club_invite(request, slug: str):
+    club = _club(slug)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            invite = club_invite_create(club=club, actor=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            if getattr(exc, "code", None) == "forbidden":
+                raise Http404 from None
+            for message in exc.messages:
+                messages.error(request, message)
+        else:
+            link = request.build_absolute_uri(reverse("club-join", args=[invite.token]))
+            messages.success(
+                request, _("Invitation ready. Send this link: %(link)s") % {"link": link}
+            )
+    else:
+        messages.error(request, _("Check the invitation form."))
+    return redirect("club-detail", slug=club.slug)
+
+
+@login_required
+@require_POST
+def club_invite_withdraw(request, slug: str, invite_pk: int):
+    club = _club(slug)
+    invite = get_object_or_404(ClubInvite, pk=invite_pk, club=club)
+    try:
+        club_invite_revoke(invite=invite, actor=request.user)
+    except ValidationError as exc:
+        if getattr(exc, "code", None) == "forbidden":
+            raise Http404 from None
+        messages.error(request, " ".join(exc.messages))
+    return redirect("club-detail", slug=club.slug)
+
+
+@login_required
+def club_join(request, token: str):
+    invite = ClubInvite.objects.select_related("club").filter(token=token).first()
+    if invite is None:
+        raise Http404
+    if request.method == "POST":
+        try:
+            club_invite_accept(token=token, user=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Welcome to %(club)s.") % {"club": invite.club.name})
+            return redirect("club-detail", slug=invite.club.slug)
+    return render(request, "clubs/join.html", {"invite": invite})
+
+
+@login_required
+@require_POST
+def club_member_role(request, slug: str, user_pk: int):
+    club = _club(slug)
+    member = get_object_or_404(get_user_model(), pk=user_pk)
+    try:
+        club_member_set_role(
+            club=club, actor=request.user, user=member, role=request.POST.get("role", "")
+        )
+    except ValidationError as exc:
+        if getattr(exc, "code", None) == "forbidden":
+            raise Http404 from None
+        messages.error(request, " ".join(exc.messages))
+    return redirect("club-detail", slug=club.slug)
+
+
+def club_battle_search(request, slug: str):
+    """The club's battles, filtered and searched; htmx swaps only the list."""
+    club = _club(slug)
+    params = {
+        "q": request.GET.get("q", "").strip()[:80],
+        "system": request.GET.get("system", ""),
+        "finished": request.GET.get("finished", ""),
+        "player": request.GET.get("player", "").strip()[:150],
+    }
+    if params["system"] not in GameSystem.values:
+        params["system"] = ""
+    if params["finished"] not in ("yes", "no"):
+        params["finished"] = ""
+    page = Paginator(club_battles(club, request.user, **params), 25).get_page(
+        request.GET.get("page")
+    )
+    context = {"club": club, "page": page, "params": params, "systems": GameSystem.choices}
+    template = (
+        "clubs/battles.html#battle-list" if partial_request(request) else "clubs/battles.html"
+    )
+    return render(request, template, context)

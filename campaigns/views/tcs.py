@@ -1,0 +1,862 @@
+"""TCS operation pages: set-up, sides and order of battle, op sheets, the Command Phase
+assistant, losses and morale, the timeline, and a privacy-aware JSON export.
+
+A side's pages answer 404 to anyone who may not see its secrets; writes go through
+`campaigns.services.tcs` and show its errors on the form that caused them.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import FileResponse, Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.models import Campaign, Side
+from campaigns.models.tcs import TCS_TEMPLATE, CommandPhase, OpSheetRecord, TcsFormation, TcsUnit
+from campaigns.permissions import (
+    Viewer,
+    can_act_for_side,
+    can_see_tcs_secret,
+    can_view_campaign,
+    viewer_context,
+)
+from campaigns.selectors import campaign_log, campaign_with_sides
+from campaigns.selectors.tcs import (
+    is_finished,
+    sheet_for,
+    tcs_operation,
+    tcs_timeline,
+)
+from campaigns.services import tcs as svc
+from campaigns.tcs import forms as tf
+from campaigns.tcs.timeline_svg import status_at, timeline_svg, turns_of
+from campaigns.views.common import partial_request
+from rules.tcs.reserves import forced_commitment
+
+# --- loading and permissions ----------------------------------------------------------------
+
+
+def _load(request, pk: int) -> tuple[Campaign, Viewer]:
+    try:
+        campaign = campaign_with_sides(pk)
+    except Campaign.DoesNotExist:
+        raise Http404 from None
+    if campaign.system != "tcs" or campaign.template != TCS_TEMPLATE:
+        raise Http404
+    viewer = viewer_context(request.user, campaign)
+    if not can_view_campaign(request.user, campaign, viewer):
+        raise Http404
+    return campaign, viewer
+
+
+def _side(campaign: Campaign, viewer: Viewer, side_pk: int, *, act: bool = False) -> Side:
+    side = next((s for s in campaign.sides.all() if s.pk == side_pk), None)
+    if side is None or not can_see_tcs_secret(viewer, side, finished=is_finished(campaign)):
+        raise Http404
+    if act and not can_act_for_side(viewer, side):
+        raise Http404
+    return side
+
+
+def _post(request):
+    return request.POST if request.method == "POST" else None
+
+
+def _files(request):
+    return request.FILES if request.method == "POST" else None
+
+
+def _apply(form, exc: ValidationError) -> None:
+    """Put a service's errors on the form: on the field they name, else on the form."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def _flash(request, exc: ValidationError) -> None:
+    for message in exc.messages:
+        messages.error(request, message)
+
+
+# --- operation ------------------------------------------------------------------------------
+
+
+@login_required
+def tcs_new(request):
+    form = tf.OperationForm(_post(request))
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = svc.tcs_operation_create(creator=request.user, **form.service_kwargs())
+        except ValidationError as exc:
+            _apply(form, exc)
+        else:
+            messages.success(
+                request,
+                _("Operation created. Enter each side's order of battle and draw the op sheets."),
+            )
+            return redirect("tcs-operation", pk=campaign.pk)
+    return render(request, "tcs/new.html", {"form": form})
+
+
+def tcs_operation_view(request, pk: int):
+    campaign, viewer = _load(request, pk)
+    op = tcs_operation(campaign, viewer)
+    log = campaign_log(campaign, viewer).reverse()[:20]
+    return render(
+        request,
+        "tcs/operation.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "op": op,
+            "log": log,
+            "advance_form": tf.AdvanceForm(
+                initial={"expected_turn": op.turn.number, "light": op.turn.light.value}
+            ),
+            "recovery_due": svc.recovery_due(campaign),
+        },
+    )
+
+
+def _manage_post(request, pk: int, action):
+    campaign, viewer = _load(request, pk)
+    if not (viewer.can_manage or viewer.side_ids):
+        raise Http404
+    try:
+        action(campaign)
+    except ValidationError as exc:
+        _flash(request, exc)
+    return redirect("tcs-operation", pk=campaign.pk)
+
+
+@login_required
+@require_POST
+def tcs_start(request, pk: int):
+    return _manage_post(
+        request, pk, lambda c: svc.tcs_operation_start(campaign=c, actor=request.user)
+    )
+
+
+@login_required
+@require_POST
+def tcs_advance(request, pk: int):
+    form = tf.AdvanceForm(request.POST)
+
+    def advance(campaign):
+        if not form.is_valid():
+            raise ValidationError(_("Choose the light condition of the next turn."))
+        svc.tcs_turn_advance(
+            campaign=campaign,
+            actor=request.user,
+            light=form.cleaned_data["light"],
+            expected_turn=form.cleaned_data["expected_turn"],
+        )
+
+    return _manage_post(request, pk, advance)
+
+
+@login_required
+def tcs_end(request, pk: int):
+    campaign, viewer = _load(request, pk)
+    if not (viewer.can_manage or viewer.side_ids) or is_finished(campaign):
+        raise Http404
+    form = tf.ConfirmForm(_post(request))
+    if request.method == "POST" and form.is_valid():
+        try:
+            svc.tcs_operation_end(
+                campaign=campaign, actor=request.user, confirm=form.cleaned_data["confirm"]
+            )
+        except ValidationError as exc:
+            _apply(form, exc)
+        else:
+            messages.success(request, _("The operation is over; every op sheet is revealed."))
+            return redirect("tcs-operation", pk=campaign.pk)
+    return render(request, "tcs/end.html", {"campaign": campaign, "form": form})
+
+
+# --- a side: settings, order of battle, losses ----------------------------------------------
+
+
+def _side_forms(side_view, data=None, files=None, bound: str = ""):
+    formations = [f.formation for f in side_view.formations]
+    units = [u for f in side_view.formations for u in f.units] + side_view.loose_units
+    battalions = [f for f in formations if f.morale == TcsFormation.Morale.BATTALION]
+    moraled = [f for f in formations if f.morale != TcsFormation.Morale.NONE]
+    settings = side_view.settings
+
+    def b(name):
+        return (data, files) if bound == name else (None, None)
+
+    initial = {
+        "rating": settings.rating if settings else 3,
+        "prep_table": json.dumps(settings.prep_table, indent=1)
+        if settings and settings.prep_table
+        else "",
+    }
+    return {
+        "settings": tf.SideSettingsForm(b("settings")[0], initial=initial, prefix="settings"),
+        "formation": tf.FormationForm(b("formation")[0], prefix="formation"),
+        "unit": tf.UnitForm(formations, b("unit")[0], prefix="unit"),
+        "import": tf.CsvImportForm(*b("import"), prefix="import"),
+        "loss": tf.LossForm(units, battalions, b("loss")[0], prefix="loss"),
+        "correct": tf.CorrectionForm(moraled, b("correct")[0], prefix="correct"),
+        "restore": tf.RestoreForm(units, b("restore")[0], prefix="restore"),
+    }
+
+
+def tcs_side_view(request, pk: int, side_pk: int):
+    campaign, viewer = _load(request, pk)
+    side = _side(campaign, viewer, side_pk)
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action and not (can_act_for_side(viewer, side) and request.user.is_authenticated):
+        raise Http404
+    op = tcs_operation(campaign, viewer)
+    side_view = next(s for s in op.sides if s.side.pk == side.pk)
+    forms = _side_forms(side_view, request.POST, request.FILES, action)
+    if action in forms:
+        form = forms[action]
+        if form.is_valid():
+            try:
+                done = _side_action(request, action, form, side)
+            except ValidationError as exc:
+                _apply(form, exc)
+            else:
+                messages.success(request, done)
+                return redirect("tcs-side", pk=campaign.pk, side_pk=side.pk)
+    status = 400 if action in forms and forms[action].errors else 200
+    return render(
+        request,
+        "tcs/side.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "op": op,
+            "sv": side_view,
+            "forms": forms,
+            "csv_columns": ",".join(svc.CSV_COLUMNS),
+        },
+        status=status,
+    )
+
+
+def _side_action(request, action: str, form, side: Side) -> str:
+    d, user = form.cleaned_data, request.user
+    if action == "settings":
+        svc.tcs_side_update(side=side, actor=user, rating=d["rating"], table=d["prep_table"])
+        return _("Command Prep settings saved.")
+    if action == "formation":
+        svc.tcs_formation_add(
+            side=side,
+            actor=user,
+            code=d["code"],
+            name=d["name"],
+            morale=d["morale"],
+            is_battalion=d["is_battalion"],
+            track=d["track"],
+            start_value=d["start_value"] or 0,
+        )
+        return _("Formation added.")
+    if action == "unit":
+        svc.tcs_unit_add(
+            side=side,
+            actor=user,
+            code=d["code"],
+            formation=form.formations.get(d["formation"]),
+            category=d["category"],
+            steps=d["steps"],
+        )
+        return _("Unit added.")
+    if action == "import":
+        f, u = svc.tcs_oob_import(side=side, actor=user, text=d["text"])
+        return _("Imported %(f)s formations and %(u)s units.") % {"f": f, "u": u}
+    if action == "loss":
+        outcome = svc.tcs_losses_record(
+            unit=form.units[d["unit"]],
+            actor=user,
+            steps=d["steps"],
+            combat=d["combat"],
+            nearest=d["nearest"] or None,
+            rolls=d["rolls_list"],
+        )
+        text = _("Losses recorded.")
+        if outcome.get("failed"):
+            text += " " + _("The vehicle morale check failed: its implemented sheets end [17.8.c].")
+        return text
+    if action == "correct":
+        svc.tcs_morale_correct(
+            formation=form.formations[d["formation"]],
+            actor=user,
+            value=d["value"],
+            reason=d["reason"],
+        )
+        return _("Morale corrected; the correction is in the log.")
+    if action == "restore":
+        svc.tcs_unit_restore(
+            unit=form.units[d["unit"]], actor=user, steps=d["steps"], reason=d["reason"]
+        )
+        return _("Steps given back; the correction is in the log.")
+    raise Http404
+
+
+# --- op sheets ------------------------------------------------------------------------------
+
+
+def _live_units(campaign, side):
+    return list(TcsUnit.objects.filter(campaign=campaign, side=side, eliminated_turn__isnull=True))
+
+
+@login_required
+def tcs_sheet_new(request, pk: int, side_pk: int):
+    campaign, viewer = _load(request, pk)
+    side = _side(campaign, viewer, side_pk, act=True)
+    if is_finished(campaign):
+        raise Http404
+    units = _live_units(campaign, side)
+    form = tf.SheetDrawForm(
+        units,
+        _post(request),
+        _files(request),
+        setup=campaign.status == Campaign.Status.SETUP,
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            record = svc.tcs_sheet_draw(
+                side=side,
+                actor=request.user,
+                code=d["code"],
+                missions=d["missions"],
+                reserves=d["reserves"],
+                alternatives=form.alternatives,
+                pregame=d.get("pregame", False),
+                texts=form.texts(),
+                graphic=form.upload(),
+            )
+        except ValidationError as exc:
+            _apply(form, exc)
+        else:
+            messages.success(request, _("Op sheet drawn. Only your side sees it."))
+            return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=record.pk)
+    status = 400 if form.errors else 200
+    return render(
+        request,
+        "tcs/sheet_form.html",
+        {"campaign": campaign, "side": side, "form": form, "units": units},
+        status=status,
+    )
+
+
+def _sheet(request, pk: int, sheet_pk: int) -> tuple[Campaign, Viewer, OpSheetRecord]:
+    campaign, viewer = _load(request, pk)
+    sheet = sheet_for(campaign, viewer, sheet_pk)
+    if sheet is None:
+        raise Http404
+    return campaign, viewer, sheet
+
+
+def tcs_sheet_view(request, pk: int, sheet_pk: int):
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    can_act = can_act_for_side(viewer, sheet.side_id) and not is_finished(campaign)
+    log = campaign_log(campaign, viewer).filter(data__tcs__sheet=sheet.pk)
+    context = {
+        "campaign": campaign,
+        "viewer": viewer,
+        "sheet": sheet,
+        "can_act": can_act,
+        "log": log,
+        "fail_form": tf.ConfirmForm(),
+    }
+    if partial_request(request) and request.GET.get("partial") == "log":
+        return render(request, "tcs/sheet.html#sheet-log", context)
+    return render(request, "tcs/sheet.html", context)
+
+
+@login_required
+def tcs_sheet_edit(request, pk: int, sheet_pk: int):
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not can_act_for_side(viewer, sheet.side_id) or is_finished(campaign):
+        raise Http404
+    form = tf.SheetEditForm(_post(request), _files(request), instance=sheet)
+    if request.method == "POST" and form.is_valid():
+        try:
+            svc.tcs_sheet_edit(
+                sheet=sheet, actor=request.user, texts=form.texts(), graphic=form.upload()
+            )
+        except ValidationError as exc:
+            _apply(form, exc)
+        else:
+            messages.success(request, _("Op sheet corrected; the change is in your side's log."))
+            return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
+    sheet.refresh_from_db()
+    return render(
+        request,
+        "tcs/sheet_edit.html",
+        {"campaign": campaign, "sheet": sheet, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def tcs_sheet_reveal(request, pk: int, sheet_pk: int):
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not can_act_for_side(viewer, sheet.side_id):
+        raise Http404
+    try:
+        svc.tcs_sheet_reveal(sheet=sheet, actor=request.user)
+    except ValidationError as exc:
+        _flash(request, exc)
+    else:
+        messages.success(request, _("Op sheet revealed to everyone who can see the operation."))
+    return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
+
+
+@login_required
+@require_POST
+def tcs_sheet_fail(request, pk: int, sheet_pk: int):
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not can_act_for_side(viewer, sheet.side_id):
+        raise Http404
+    form = tf.ConfirmForm(request.POST)
+    form.is_valid()
+    try:
+        svc.tcs_sheet_declare_failure(
+            sheet=sheet, actor=request.user, confirm=form.cleaned_data.get("confirm", False)
+        )
+    except ValidationError as exc:
+        _flash(request, exc)
+    else:
+        messages.success(request, _("Failure declared: the units execute failure instructions."))
+    return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
+
+
+def tcs_sheet_graphic(request, pk: int, sheet_pk: int):
+    _campaign, _viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not sheet.graphic:
+        raise Http404
+    try:
+        handle = sheet.graphic.open("rb")
+    except FileNotFoundError:
+        raise Http404 from None
+    content_type = mimetypes.guess_type(sheet.graphic.name)[0] or "application/octet-stream"
+    response = FileResponse(handle, content_type=content_type)
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+# --- the Command Phase assistant ------------------------------------------------------------
+
+
+def _phase_context(campaign, viewer, side, phase, forms=None):
+    engine = svc.load_side(campaign, side) if phase else None
+    prep, implemented, checks = [], [], []
+    forms = forms or {}
+    blockers = []
+    if engine is not None:
+        for record in engine.records:
+            state = engine.sheets[record.pk]
+            if state.status.in_prep or state.pending_additions:
+                key = f"{record.pk}/"
+                attempt_form = forms.get(("attempt", record.pk)) or tf.AttemptForm(
+                    initial={"sheet": record.pk, "mode": "full"}, prefix=f"a{record.pk}"
+                )
+                prep.append(
+                    {
+                        "record": record,
+                        "state": state,
+                        "key": engine.settings.rating + state.size,
+                        "attempted": key in phase.steps.get("attempted", []),
+                        "form": attempt_form,
+                        "prelims": state.preliminary_instructions
+                        and state.status.value == "unimplemented",
+                    }
+                )
+            if state.status.value == "implemented":
+                reserves = state.uncommitted_reserves
+                free_alts = [
+                    a
+                    for a in state.alternatives
+                    if not any(g.alternative == a for g in state.check_groups)
+                ]
+                implemented.append(
+                    {
+                        "record": record,
+                        "state": state,
+                        "commit_form": forms.get(("commit", record.pk))
+                        or (
+                            tf.CommitForm(
+                                reserves, initial={"sheet": record.pk}, prefix=f"c{record.pk}"
+                            )
+                            if reserves
+                            else None
+                        ),
+                        "alt_form": forms.get(("alternative", record.pk))
+                        or (
+                            tf.AlternativeForm(
+                                free_alts, initial={"sheet": record.pk}, prefix=f"l{record.pk}"
+                            )
+                            if free_alts
+                            else None
+                        ),
+                        "forced": forced_commitment(state),
+                    }
+                )
+                for group in state.check_groups:
+                    if not group.passed:
+                        key = f"{record.pk}/{group.id}"
+                        checks.append(
+                            {
+                                "record": record,
+                                "group": group,
+                                "done": key in phase.steps.get("checked", []),
+                                "form": forms.get(("check", key))
+                                or tf.CheckForm(
+                                    initial={"sheet": record.pk, "group": group.id},
+                                    prefix=f"k{record.pk}{group.id.replace(':', '_')}",
+                                ),
+                            }
+                        )
+        blockers = svc.phase_blockers(phase, engine, campaign) if phase.status == "open" else []
+    moraled = (
+        [f for f in engine.formations.values() if f.morale != TcsFormation.Morale.NONE]
+        if engine
+        else []
+    )
+    prep_records = [p["record"] for p in prep]
+    return {
+        "campaign": campaign,
+        "viewer": viewer,
+        "side": side,
+        "phase": phase,
+        "turn": svc.current_turn(campaign),
+        "engine": engine,
+        "has_table": bool(engine and engine.settings.prep_table),
+        "prep": prep,
+        "implemented": implemented,
+        "checks": checks,
+        "blockers": blockers,
+        "recovery_due": svc.recovery_due(campaign),
+        "moraled": moraled,
+        "wt_form": forms.get("ticks") or tf.WeightedTurnsForm(prep_records, prefix="wt"),
+        "recovery_form": forms.get("recovery") or tf.RecoveryForm(moraled, prefix="rec"),
+        "can_act": can_act_for_side(viewer, side) and campaign.status == Campaign.Status.ACTIVE,
+    }
+
+
+def tcs_command(request, pk: int, side_pk: int):
+    """GET shows this turn's Command Phase; POST runs one step (htmx: the phase partial)."""
+    campaign, viewer = _load(request, pk)
+    side = _side(campaign, viewer, side_pk)
+    turn = svc.current_turn(campaign)
+    phase = CommandPhase.objects.filter(campaign=campaign, side=side, turn=turn.number).first()
+    forms: dict = {}
+    status = 200
+    if request.method == "POST":
+        if not (request.user.is_authenticated and can_act_for_side(viewer, side)):
+            raise Http404
+        action = request.POST.get("action", "")
+        try:
+            if action == "open":
+                phase = svc.tcs_phase_open(side=side, actor=request.user)
+            elif phase is None:
+                raise ValidationError(_("Open this turn's Command Phase first."))
+            else:
+                forms = _phase_action(request, action, phase)
+                phase.refresh_from_db()
+        except ValidationError as exc:
+            _flash(request, exc)
+            status = 400
+        if forms:
+            status = 400
+        if not partial_request(request) and status == 200:
+            return redirect("tcs-command", pk=campaign.pk, side_pk=side.pk)
+    context = _phase_context(campaign, viewer, side, phase, forms)
+    if partial_request(request):  # htmx swaps 2xx answers only: errors are shown in the partial
+        return render(request, "tcs/command.html#phase", context)
+    return render(request, "tcs/command.html", context, status=status)
+
+
+def _phase_action(request, action: str, phase: CommandPhase) -> dict:
+    """Run one step; returns {form key: bound form} when a form has errors."""
+    post, user = request.POST, request.user
+    sheets = {s.pk: s for s in OpSheetRecord.objects.filter(side_id=phase.side_id)}
+
+    def sheet_of(form):
+        sheet = sheets.get(form.cleaned_data["sheet"])
+        if sheet is None:
+            raise ValidationError({"sheet": _("Choose one of this side's op sheets.")})
+        return sheet
+
+    def run(key, form, call) -> dict:
+        if not form.is_valid():
+            return {key: form}
+        try:
+            text = call(form)
+        except ValidationError as exc:
+            _apply(form, exc)
+            return {key: form}
+        if text:
+            messages.success(request, text)
+        return {}
+
+    if action == "ticks":
+        prep = [s for s in sheets.values() if s.status in ("unimplemented", "prelims_active")]
+        prep += [
+            s for s in sheets.values() if s.status == "implemented" and s.state.get("additions")
+        ]
+        form = tf.WeightedTurnsForm(prep, post, prefix="wt")
+        return run(
+            "ticks",
+            form,
+            lambda f: _ticks_text(
+                svc.tcs_phase_weighted_turns(
+                    phase=phase, actor=user, fired_sheets=[int(x) for x in f.cleaned_data["fired"]]
+                )
+            ),
+        )
+    if action == "attempt":
+        pk = int(post.get("sheet_pk", "0") or 0)
+        form = tf.AttemptForm(post, prefix=f"a{pk}")
+
+        def attempt(f):
+            sheet = sheet_of(f)
+            result = svc.tcs_phase_attempt(
+                phase=phase,
+                sheet=sheet,
+                actor=user,
+                mode=f.cleaned_data["mode"],
+                roll=f.cleaned_data["roll_value"],
+                thresholds=f.thresholds(sheet.sheet_type),
+            )
+            return _("%(s)s: rolled %(r)s — %(o)s.") % {
+                "s": sheet.code,
+                "r": result["roll"] if result["roll"] is not None else "—",
+                "o": result["outcome"].replace("_", " "),
+            }
+
+        return run(("attempt", pk), form, attempt)
+    if action == "success":
+        form = tf.SuccessForm(post)
+        return run(
+            "success",
+            form,
+            lambda f: (
+                svc.tcs_sheet_declare_success(phase=phase, sheet=sheet_of(f), actor=user)
+                and _("Success declared.")
+            ),
+        )
+    if action == "commit":
+        pk = int(post.get("sheet_pk", "0") or 0)
+        sheet = sheets.get(pk)
+        reserves = []
+        if sheet is not None:
+            from rules.tcs.opsheet import OpSheet
+
+            reserves = OpSheet.from_dict(sheet.state).uncommitted_reserves
+        form = tf.CommitForm(reserves, post, prefix=f"c{pk}")
+        return run(
+            ("commit", pk),
+            form,
+            lambda f: (
+                svc.tcs_phase_commit_reserves(
+                    phase=phase,
+                    sheet=sheet_of(f),
+                    actor=user,
+                    units=f.cleaned_data["units"],
+                    order=f.cleaned_data["order"],
+                )
+                and _("Reserves committed: roll their check (step 4).")
+            ),
+        )
+    if action == "alternative":
+        pk = int(post.get("sheet_pk", "0") or 0)
+        sheet = sheets.get(pk)
+        names = list((sheet.state.get("alternatives") or {}).keys()) if sheet else []
+        form = tf.AlternativeForm(names, post, prefix=f"l{pk}")
+        return run(
+            ("alternative", pk),
+            form,
+            lambda f: (
+                svc.tcs_phase_choose_alternative(
+                    phase=phase,
+                    sheet=sheet_of(f),
+                    actor=user,
+                    alternative=f.cleaned_data["alternative"],
+                )
+                and _("Alternative chosen: roll its check (step 4).")
+            ),
+        )
+    if action == "check":
+        prefix = post.get("prefix", "")
+        if not prefix.startswith("k"):
+            raise ValidationError(_("Choose a check group."))
+        form = tf.CheckForm(post, prefix=prefix)
+
+        def check(f):
+            passed = svc.tcs_phase_check_roll(
+                phase=phase,
+                sheet=sheet_of(f),
+                actor=user,
+                group_id=f.cleaned_data["group"],
+                roll=f.cleaned_data["roll_value"],
+            )
+            return _("Check passed.") if passed else _("Check failed; roll again next turn.")
+
+        key = ("check", f"{post.get(prefix + '-sheet')}/{post.get(prefix + '-group')}")
+        return run(key, form, check)
+    if action == "recovery":
+        moraled = list(
+            TcsFormation.objects.filter(side_id=phase.side_id).exclude(
+                morale=TcsFormation.Morale.NONE
+            )
+        )
+        form = tf.RecoveryForm(moraled, post, prefix="rec")
+        return run(
+            "recovery",
+            form,
+            lambda f: (
+                _("Morale recovery rolled.")
+                + " "
+                + (
+                    ", ".join(
+                        f"{k}: {a}→{b}"
+                        for k, (a, b) in svc.tcs_phase_recovery(
+                            phase=phase, actor=user, rolls=f.cleaned_data["rolls"]
+                        ).items()
+                    )
+                    or _("No value changed.")
+                )
+            ),
+        )
+    if action == "complete":
+        svc.tcs_phase_complete(phase=phase, actor=user)
+        messages.success(request, _("Command Phase completed."))
+        return {}
+    raise ValidationError(_("Unknown step."))
+
+
+def _ticks_text(added: dict) -> str:
+    if not added:
+        return _("No op sheet in Command Prep.")
+    return _("Weighted turns added: %(t)s.") % {
+        "t": ", ".join(f"{k} +{v}" for k, v in added.items())
+    }
+
+
+# --- timeline and export --------------------------------------------------------------------
+
+
+def tcs_timeline_view(request, pk: int):
+    campaign, viewer = _load(request, pk)
+    timeline = tcs_timeline(campaign, viewer)
+    turns = turns_of(timeline)
+    rows = [
+        {
+            "sheet": s,
+            "cells": [
+                (status_at(s.history, t, "status") or "", status_at(s.history, t, "wt"))
+                for t in turns
+            ],
+        }
+        for s in timeline.sheets
+    ]
+    morale_rows = [
+        {"formation": f, "cells": [status_at(f.history, t, "value") for t in turns]}
+        for f in timeline.formations
+    ]
+    return render(
+        request,
+        "tcs/timeline.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "svg": timeline_svg(timeline, title=_("Timeline of %(op)s") % {"op": campaign.name}),
+            "turns": turns,
+            "rows": rows,
+            "morale_rows": morale_rows,
+            "has_data": bool(timeline.sheets or timeline.turns)
+            or any(f.history for f in timeline.formations),
+        },
+    )
+
+
+def tcs_export(request, pk: int):
+    """The operation as JSON, as this viewer may see it: another side's unrevealed sheets,
+    order of battle and morale are left out, as are private log entries."""
+    campaign, viewer = _load(request, pk)
+    op = tcs_operation(campaign, viewer)
+    sides = []
+    for sv in op.sides:
+        item = {"name": sv.side.name, "rating": sv.settings.rating if sv.settings else None}
+        if sv.can_see:
+            item["prep_table"] = sv.settings.prep_table if sv.settings else None
+            item["formations"] = [
+                {
+                    "id": f.formation.code,
+                    "name": f.formation.name,
+                    "morale": f.formation.morale,
+                    "battalion": f.formation.is_battalion,
+                    "state": f.formation.state,
+                    "history": f.formation.history,
+                    "units": [_unit_data(u) for u in f.units],
+                }
+                for f in sv.formations
+            ]
+            item["units"] = [_unit_data(u) for u in sv.loose_units]
+        item["op_sheets"] = [_sheet_data(s) for s in sv.sheets]
+        sides.append(item)
+    log = [
+        {"seq": e.seq, "kind": e.kind, "rule": e.rule, "summary": e.summary, "data": e.data}
+        for e in campaign_log(campaign, viewer)
+    ]
+    data = {
+        "format": "campaign-ledger/tcs-operation",
+        "version": 1,
+        "name": campaign.name,
+        "status": campaign.status,
+        "turn": op.turn.to_dict(),
+        "sides": sides,
+        "log": log,
+    }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tcs-operation-{campaign.pk}.json"'
+    return response
+
+
+def _unit_data(u: TcsUnit) -> dict:
+    return {
+        "id": u.code,
+        "category": u.category,
+        "steps": u.steps,
+        "steps_lost": u.steps_lost,
+        "eliminated_turn": u.eliminated_turn,
+    }
+
+
+def _sheet_data(s: OpSheetRecord) -> dict:
+    return {
+        "code": s.code,
+        "state": s.state,
+        "history": s.history,
+        "time_drawn": s.time_drawn,
+        "size_note": s.size_note,
+        "task_organization": s.task_organization,
+        "written_notes": s.written_notes,
+        "failure_instructions": s.failure_instructions,
+        "rally_points": s.rally_points,
+        "preliminary_instructions": s.preliminary_text,
+        "reserves": s.reserves_text,
+        "alternatives": s.alternatives_text,
+        "has_graphic": bool(s.graphic),
+        "revealed": s.revealed_at is not None,
+    }
