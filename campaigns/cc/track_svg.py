@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 WIDTH, HEIGHT, MARGIN = 640, 170, 50
 
@@ -51,7 +52,7 @@ def track_svg(
             f'<text x="{x[p]:.0f}" y="{y + 5}" text-anchor="middle" font-size="13" '
             f'font-weight="700" fill="{"#fff" if current else "#1d1f1a"}">{escape(p)}</text>'
             f'<text x="{x[p]:.0f}" y="{y + 45}" text-anchor="middle" font-size="11" '
-            f'fill="#5d6055">map {escape(maps.get(p, "?"))}</text>'
+            f'fill="#5d6055">{escape(_("map %(n)s") % {"n": maps.get(p, "?")})}</text>'
         )
     for i, p in enumerate(path):
         bx, by = x[p] + (i % 3 - 1) * 12, y - 38 - (i // 3) * 4
@@ -72,6 +73,10 @@ def track_svg(
 
 
 def _describe(path: Sequence[str], next_position: str | None) -> str:
-    fought = ", ".join(f"battle {i + 1} at {p}" for i, p in enumerate(path)) or "no battle yet"
-    nxt = f"; next battle at {next_position}" if next_position else ""
-    return f"{fought}{nxt}."
+    fought = ", ".join(
+        _("battle %(n)s at %(pos)s") % {"n": i + 1, "pos": p} for i, p in enumerate(path)
+    )
+    text = fought or _("no battle yet")
+    if next_position:
+        text += "; " + _("next battle at %(pos)s") % {"pos": next_position}
+    return text + "."

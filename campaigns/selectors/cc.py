@@ -10,6 +10,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from campaigns.cc.engines import CCTemplate, template_for
 from campaigns.cc.track_svg import track_svg
 from campaigns.models import Battle, Campaign, Decision
@@ -47,11 +50,11 @@ class Dashboard:
 
 
 LISTS = {
-    "pool": "Regimental pool",
-    "regimental": "Regimental pool",
-    "divisional": "Divisional reserves",
-    "exhausted": "Exhausted",
-    "resources": "Resources",
+    "pool": gettext_lazy("Regimental pool"),
+    "regimental": gettext_lazy("Regimental pool"),
+    "divisional": gettext_lazy("Divisional reserves"),
+    "exhausted": gettext_lazy("Exhausted"),
+    "resources": gettext_lazy("Resources"),
 }
 
 
@@ -83,13 +86,13 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
                 view.lists.append((label, list(value[faction])))
         reinforcements = getattr(state, "reinforcements", {}).get(faction)
         if reinforcements is not None:
-            view.lists.append(("Reinforcements", [_unit(u) for u in reinforcements]))
+            view.lists.append((_("Reinforcements"), [_unit(u) for u in reinforcements]))
         rank = getattr(state, "rank", {}).get(faction)
         if rank:
-            view.lists.append(("Command leader", [state.command_leader(faction)]))
+            view.lists.append((_("Command leader"), [state.command_leader(faction)]))
         net = getattr(state, "net_vp", {}).get(faction)
         if net is not None:
-            view.lists.append(("Net VP", [str(net)]))
+            view.lists.append((_("Net VP"), [str(net)]))
         side_views.append(view)
     ended = state.phase is Phase.ENDED
     path = [b.position for b in getattr(state, "battles", [])]
@@ -110,8 +113,11 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
             tpl.maps,
             path,
             None if ended else state.position,
-            title=f"{tpl.label}: campaign positions",
-            ends=(f"← {tpl.sides[0][0]} end", f"{tpl.sides[1][0]} end →")
+            title=_("%(label)s: campaign positions") % {"label": tpl.label},
+            ends=(
+                _("← %(side)s end") % {"side": tpl.sides[0][0]},
+                _("%(side)s end →") % {"side": tpl.sides[1][0]},
+            )
             if tpl.key == "stalingrad"
             else ("", ""),
         )
@@ -144,7 +150,7 @@ def _unit(unit: Any) -> str:
     if unit.weapon:
         text += f", {unit.weapon}"
     if unit.veteran:
-        text += ", veteran"
+        text += ", " + _("veteran")
     return text + ")"
 
 
@@ -161,12 +167,12 @@ def _pools(state: Any) -> list[Pool]:
 
 def _waiting_for(phase: Phase, decisions: list[Decision], battle: Battle | None) -> str:
     if phase is Phase.ENDED:
-        return "The campaign is over."
+        return _("The campaign is over.")
     if decisions:
-        names = sorted({d.chooser.name if d.chooser else "the players" for d in decisions})
-        return "Waiting for " + " and ".join(names) + "."
+        names = sorted({d.chooser.name if d.chooser else _("the players") for d in decisions})
+        return _("Waiting for %(names)s.") % {"names": _(" and ").join(names)}
     if phase is Phase.BATTLE:
         if battle is not None and battle.result:
-            return "Resolving the battle's consequences."
-        return "The battle is being played: enter its result when it ends."
-    return "Ready to set up the next battle."
+            return _("Resolving the battle's consequences.")
+        return _("The battle is being played: enter its result when it ends.")
+    return _("Ready to set up the next battle.")
