@@ -12,6 +12,8 @@ urlpatterns = [
     path("campaigns/<int:pk>/tcs/end/", tcs.tcs_end, name="tcs-end"),
     path("campaigns/<int:pk>/tcs/timeline/", tcs.tcs_timeline_view, name="tcs-timeline"),
     path("campaigns/<int:pk>/tcs/export.json", tcs.tcs_export, name="tcs-export"),
+    path("campaigns/<int:pk>/tcs/readings/", tcs.tcs_readings, name="tcs-readings"),
+    path("campaigns/<int:pk>/tcs/decisions/", tcs.tcs_decisions, name="tcs-decisions"),
     path("campaigns/<int:pk>/tcs/sides/<int:side_pk>/", tcs.tcs_side_view, name="tcs-side"),
     path(
         "campaigns/<int:pk>/tcs/sides/<int:side_pk>/sheets/new/",
@@ -38,6 +40,16 @@ urlpatterns = [
         "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/fail/",
         tcs.tcs_sheet_fail,
         name="tcs-sheet-fail",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/units/",
+        tcs.tcs_sheet_units,
+        name="tcs-sheet-units",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/prepared-defense/",
+        tcs.tcs_sheet_defense,
+        name="tcs-sheet-defense",
     ),
     path(
         "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/graphic/",

@@ -13,7 +13,13 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
-from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation, TcsUnit
+from campaigns.models.tcs import (
+    SHEET_TEXT_FIELDS,
+    CommandPhase,
+    OpSheetRecord,
+    TcsFormation,
+    TcsUnit,
+)
 from campaigns.permissions import can_act_for_side, viewer_context, visible_campaigns
 from campaigns.selectors.tcs import api_formations, api_sheets
 from campaigns.services.tcs import tcs_sheet_reveal
@@ -46,15 +52,8 @@ class OpSheetSerializer(serializers.ModelSerializer):
             "code",
             "state",
             "history",
-            "time_drawn",
-            "size_note",
-            "task_organization",
-            "written_notes",
-            "failure_instructions",
-            "rally_points",
-            "preliminary_text",
-            "reserves_text",
-            "alternatives_text",
+            *SHEET_TEXT_FIELDS,
+            "prepared_defense",
             "has_graphic",
             "revealed",
             "created_at",

@@ -29,7 +29,14 @@ from campaigns.models.rosters import (
     SkirmishEvent,
     SkirmishSide,
 )
-from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation, TcsSide, TcsUnit
+from campaigns.models.tcs import (
+    CommandPhase,
+    OpSheetRecord,
+    TcsDecision,
+    TcsFormation,
+    TcsSide,
+    TcsUnit,
+)
 
 __all__ = [
     "Battle",
@@ -58,6 +65,7 @@ __all__ = [
     "SkirmishBattle",
     "SkirmishEvent",
     "SkirmishSide",
+    "TcsDecision",
     "TcsFormation",
     "TcsSide",
     "TcsUnit",

@@ -26,6 +26,17 @@ SHEET_TYPES = {
     "hasty_defense": _("Hasty Defense"),
     "move": _("Move"),
 }
+SHEET_TEXT_FIELDS = (  # what the player writes on an op sheet [6.5]
+    "time_drawn",
+    "size_note",
+    "task_organization",
+    "written_notes",
+    "failure_instructions",
+    "rally_points",
+    "preliminary_text",
+    "reserves_text",
+    "alternatives_text",
+)
 SHEET_STATES = {
     "unimplemented": _("Unimplemented"),
     "prelims_active": _("Preliminary instructions"),
@@ -134,6 +145,12 @@ class TcsUnit(models.Model):
     steps = models.PositiveSmallIntegerField(_("steps"), default=1)
     steps_lost = models.PositiveSmallIntegerField(default=0)
     eliminated_turn = models.IntegerField(null=True, blank=True)
+    left_additions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Pending additions it was dropped from when eliminated: "
+        "[{sheet, addition, mission}], to put it back if steps are given back.",
+    )
     order = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -177,6 +194,12 @@ class OpSheetRecord(models.Model):
     )
     history = models.JSONField(
         default=list, blank=True, help_text="[{turn, status, wt}] for the timeline."
+    )
+    prepared_defense = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What implementing a Prepared Defense did [6.16.a, 21.1]: "
+        "[{addition, turn, dug_in, not_dug_in, minefields}].",
     )
     revealed_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
@@ -255,3 +278,53 @@ class CommandPhase(models.Model):
 
     def __str__(self) -> str:
         return f"Command Phase {self.turn} ({self.clock}) of {self.side_id}"
+
+
+class TcsDecision(models.Model):
+    """A choice the rules give to the other player, asked as its own step: which battalion
+    a destroyed unit counts for when several are equally near [17.1.c].
+
+    The chooser sees the unit and the candidate battalions (counters on the map), never
+    the owner's morale values.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Awaiting the choice")
+        RESOLVED = "resolved", _("Chosen")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_decisions"
+    )
+    side = models.ForeignKey(
+        "campaigns.Side", on_delete=models.CASCADE, related_name="tcs_decisions"
+    )
+    chooser = models.ForeignKey(
+        "campaigns.Side", on_delete=models.CASCADE, related_name="tcs_decisions_to_make"
+    )
+    unit = models.ForeignKey(TcsUnit, on_delete=models.CASCADE, related_name="decisions")
+    key = models.CharField(max_length=80)
+    rule = models.CharField(max_length=20, default="17.1.c")
+    options = models.JSONField(default=list)
+    combat = models.BooleanField(default=True)
+    turn = models.IntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    choice = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["campaign", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["unit"],
+                condition=models.Q(status="open"),
+                name="tcs_decision_one_open_per_unit",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

@@ -13,7 +13,14 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from campaigns.models import Campaign, Side
-from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation, TcsSide, TcsUnit
+from campaigns.models.tcs import (
+    CommandPhase,
+    OpSheetRecord,
+    TcsDecision,
+    TcsFormation,
+    TcsSide,
+    TcsUnit,
+)
 from campaigns.permissions import Viewer, can_act_for_side, can_see_tcs_secret
 from rules.tcs.clock import Turn
 
@@ -126,6 +133,22 @@ def tcs_operation(campaign: Campaign, viewer: Viewer) -> OperationView:
             )
         )
     return OperationView(campaign, turn, views, is_finished(campaign))
+
+
+def decisions_to_make(campaign: Campaign, viewer: Viewer) -> int:
+    """How many choices [17.1.c] wait for a side this viewer plays (or any, for a GM): one
+    query, none when the viewer plays no side."""
+    if not (viewer.is_gm or viewer.side_ids):
+        return 0
+    qs = TcsDecision.objects.filter(campaign=campaign, status=TcsDecision.Status.OPEN)
+    return qs.count() if viewer.is_gm else qs.filter(chooser_id__in=viewer.side_ids).count()
+
+
+def decisions_awaited(side: Side) -> list[TcsDecision]:
+    """The side's losses waiting for the opponent's choice of battalion [17.1.c]."""
+    return list(
+        TcsDecision.objects.filter(side=side, status=TcsDecision.Status.OPEN).select_related("unit")
+    )
 
 
 @dataclass

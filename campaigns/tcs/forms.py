@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign
-from campaigns.models.tcs import OpSheetRecord, TcsFormation, TcsUnit
+from campaigns.models.tcs import SHEET_TEXT_FIELDS, OpSheetRecord, TcsFormation, TcsUnit
 from rules.dice import D6, D66
 from rules.errors import DiceError
 from rules.tcs.clock import Light
@@ -205,18 +205,7 @@ class CsvImportForm(forms.Form):
 class SheetTextsForm(forms.ModelForm):
     class Meta:
         model = OpSheetRecord
-        fields = [
-            "time_drawn",
-            "size_note",
-            "task_organization",
-            "written_notes",
-            "failure_instructions",
-            "rally_points",
-            "preliminary_text",
-            "reserves_text",
-            "alternatives_text",
-            "graphic",
-        ]
+        fields = [*SHEET_TEXT_FIELDS, "graphic"]
         widgets = {
             f: forms.Textarea(attrs={"rows": 3})
             for f in (
@@ -446,10 +435,6 @@ class CheckForm(DiceFormMixin, forms.Form):
         return data
 
 
-class SuccessForm(forms.Form):
-    sheet = forms.IntegerField(widget=forms.HiddenInput)
-
-
 class RecoveryForm(forms.Form):
     dice = forms.ChoiceField(
         label=_("Dice"), choices=DICE_CHOICES, widget=forms.RadioSelect, initial="server"
@@ -484,11 +469,13 @@ class LossForm(forms.Form):
         required=False,
         initial=True,
     )
-    nearest = forms.ChoiceField(
+    nearest = forms.MultipleChoiceField(
         label=_("Battalion of the nearest unit"),
         required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text=_(
-            "Only for units outside any battalion; the opponent chooses between equals [17.1.c]."
+            "Only for units outside any battalion. Tick every battalion equally near: the "
+            "opponent is then asked to choose between them [17.1.c]."
         ),
     )
     dice = forms.ChoiceField(
@@ -510,7 +497,7 @@ class LossForm(forms.Form):
         self.fields["unit"].choices = [
             (str(u.pk), f"{u.code} ({u.steps_left}/{u.steps})") for u in self.units.values()
         ]
-        self.fields["nearest"].choices = [("", "—")] + [(b.code, b.code) for b in battalions]
+        self.fields["nearest"].choices = [(b.code, b.code) for b in battalions]
 
     def clean(self):
         data = super().clean()
@@ -555,3 +542,110 @@ class ConfirmForm(forms.Form):
 class AdvanceForm(forms.Form):
     light = forms.ChoiceField(label=_("Light on the next turn"), choices=LIGHT_CHOICES)
     expected_turn = forms.IntegerField(widget=forms.HiddenInput)
+
+
+# --- op sheet units, partial outcomes, Prepared Defense, the opponent's choice ---------------
+
+UNIT_MISSION_CHOICES = [c for c in MISSION_CHOICES if c[0] != "reserve"]
+ROW_CHOICES = [
+    ("", _("The host sheet's hardest mission [6.13.c]")),
+    *[c for c in UNIT_MISSION_CHOICES if c[0]],
+]
+
+
+class UnitsChoiceMixin:
+    """A `units` multiple choice over the given unit ids."""
+
+    def set_units(self, units, *, required: bool) -> None:
+        self.fields["units"].choices = [(u, u) for u in units]
+        self.fields["units"].required = required
+
+
+class PartialSuccessForm(UnitsChoiceMixin, forms.Form):
+    sheet = forms.IntegerField(widget=forms.HiddenInput)
+    units = forms.MultipleChoiceField(
+        label=_("Only these units (none ticked: the whole sheet) [6.13.a]"),
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, units=(), *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.set_units(units, required=False)
+
+
+class FailForm(UnitsChoiceMixin, ConfirmForm):
+    units = forms.MultipleChoiceField(
+        label=_("Only these units (none ticked: the whole sheet) [6.11.d]"),
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, units=(), *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.set_units(units, required=False)
+        self.order_fields(["units", "confirm"])
+
+
+class AddUnitsForm(forms.Form):
+    row = forms.ChoiceField(label=_("Command Prep row of the added units"), required=False)
+    prelims = forms.BooleanField(
+        label=_("They have preliminary instructions written for them [6.14.a]"), required=False
+    )
+
+    def __init__(self, units, *args, implemented: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.units = list(units)
+        self.implemented = implemented
+        if implemented:
+            self.fields["row"].choices = ROW_CHOICES
+        else:  # to an unimplemented sheet they simply join it [6.13.d]
+            del self.fields["row"]
+            del self.fields["prelims"]
+        for unit in self.units:
+            self.fields[f"m_{unit}"] = forms.ChoiceField(
+                label=unit, choices=UNIT_MISSION_CHOICES, required=False
+            )
+
+    def mission_fields(self):
+        return [self[f"m_{u}"] for u in self.units]
+
+    def option_fields(self):
+        return [self[f] for f in ("row", "prelims") if f in self.fields]
+
+    def clean(self):
+        data = super().clean()
+        data["missions"] = {u: data[f"m_{u}"] for u in self.units if data.get(f"m_{u}")}
+        if not data["missions"]:
+            raise forms.ValidationError(_("Give at least one unit a mission [6.13]."))
+        return data
+
+
+class StrikeForm(UnitsChoiceMixin, forms.Form):
+    units = forms.MultipleChoiceField(
+        label=_("Units to strike"), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, units, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.set_units(units, required=True)
+
+
+class PreparedDefenseForm(forms.Form):
+    addition = forms.ChoiceField(label=_("Which implementation"), required=False)
+    fire_mode = forms.MultipleChoiceField(
+        label=_("Units in Fire mode at that instant (the others were in Move mode)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, units, groups, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["fire_mode"].choices = [(u, u) for u in units]
+        self.fields["addition"].choices = [(g, label) for g, label in groups]
+
+
+class DecisionForm(forms.Form):
+    choice = forms.ChoiceField(label=_("It counts for"), widget=forms.RadioSelect)
+
+    def __init__(self, options, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].choices = [(o, o) for o in options]

@@ -19,7 +19,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.models import Campaign, Side
-from campaigns.models.tcs import TCS_TEMPLATE, CommandPhase, OpSheetRecord, TcsFormation, TcsUnit
+from campaigns.models.tcs import (
+    TCS_TEMPLATE,
+    CommandPhase,
+    OpSheetRecord,
+    TcsDecision,
+    TcsFormation,
+    TcsUnit,
+)
 from campaigns.permissions import (
     Viewer,
     can_act_for_side,
@@ -29,6 +36,8 @@ from campaigns.permissions import (
 )
 from campaigns.selectors import campaign_log, campaign_with_sides
 from campaigns.selectors.tcs import (
+    decisions_awaited,
+    decisions_to_make,
     is_finished,
     sheet_for,
     tcs_operation,
@@ -36,8 +45,10 @@ from campaigns.selectors.tcs import (
 )
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
+from campaigns.tcs import readings as tf_readings
 from campaigns.tcs.timeline_svg import status_at, timeline_svg, turns_of
 from campaigns.views.common import partial_request
+from rules.tcs.opsheet import OpSheet
 from rules.tcs.reserves import forced_commitment
 
 # --- loading and permissions ----------------------------------------------------------------
@@ -123,6 +134,7 @@ def tcs_operation_view(request, pk: int):
                 initial={"expected_turn": op.turn.number, "light": op.turn.light.value}
             ),
             "recovery_due": svc.recovery_due(campaign),
+            "decisions": decisions_to_make(campaign, viewer),
         },
     )
 
@@ -242,6 +254,7 @@ def tcs_side_view(request, pk: int, side_pk: int):
             "op": op,
             "sv": side_view,
             "forms": forms,
+            "awaited": decisions_awaited(side),
             "csv_columns": ",".join(svc.CSV_COLUMNS),
         },
         status=status,
@@ -288,6 +301,11 @@ def _side_action(request, action: str, form, side: Side) -> str:
             rolls=d["rolls_list"],
         )
         text = _("Losses recorded.")
+        if outcome.get("decision"):
+            text += " " + _(
+                "Equally near battalions: your opponent is asked to choose which one the loss "
+                "counts for [17.1.c]."
+            )
         if outcome.get("failed"):
             text += " " + _("The vehicle morale check failed: its implemented sheets end [17.8.c].")
         return text
@@ -300,11 +318,111 @@ def _side_action(request, action: str, form, side: Side) -> str:
         )
         return _("Morale corrected; the correction is in the log.")
     if action == "restore":
-        svc.tcs_unit_restore(
+        unit = svc.tcs_unit_restore(
             unit=form.units[d["unit"]], actor=user, steps=d["steps"], reason=d["reason"]
         )
-        return _("Steps given back; the correction is in the log.")
+        return _restore_text(unit)
     raise Http404
+
+
+def _restore_text(unit: TcsUnit) -> str:
+    text = _("Steps given back; the correction is in the log.")
+    back, not_back = unit.restored["back"], unit.restored["not_back"]
+    if back:
+        text += " " + _("%(u)s is back on %(s)s.") % {"u": unit.code, "s": ", ".join(back)}
+    if not_back:
+        text += " " + _(
+            "It cannot return to %(s)s (ended, or 6.7.c): the log says why; add it to a sheet "
+            "in the Command Phase if needed."
+        ) % {"s": ", ".join(not_back)}
+    if back or not_back or unit.restored.get("eliminated"):
+        text += " " + _("Morale is not recomputed: correct it below if the loss changed it.")
+    return text
+
+
+# --- the opponent's choices [17.1.c] --------------------------------------------------------
+
+
+def tcs_decisions(request, pk: int):
+    """Choices the rules give this viewer's side about the other side's losses: which of
+    equally near battalions a destroyed unit counts for [17.1.c]. Only the unit and the
+    battalions are shown, never their morale."""
+    campaign, viewer = _load(request, pk)
+    choosers = [s for s in campaign.sides.all() if can_act_for_side(viewer, s)]
+    if not choosers or not request.user.is_authenticated:
+        raise Http404
+    decisions = list(
+        TcsDecision.objects.filter(
+            campaign=campaign, chooser__in=choosers, status=TcsDecision.Status.OPEN
+        ).select_related("unit", "side", "chooser")
+    )
+    bound = None
+    if request.method == "POST":
+        target = next((d for d in decisions if str(d.pk) == request.POST.get("decision")), None)
+        if target is None:
+            messages.error(request, _("This choice was already made or is no longer needed."))
+            return redirect("tcs-decisions", pk=campaign.pk)
+        bound = tf.DecisionForm(target.options, request.POST, prefix=f"d{target.pk}")
+        if bound.is_valid():
+            try:
+                svc.tcs_decision_resolve(
+                    decision=target, actor=request.user, choice=bound.cleaned_data["choice"]
+                )
+            except ValidationError as exc:
+                _apply(bound, exc)
+            else:
+                messages.success(request, _("Your choice is recorded [17.1.c]."))
+                return redirect("tcs-decisions", pk=campaign.pk)
+        bound.decision_pk = target.pk
+    items = [
+        {
+            "decision": d,
+            "form": bound
+            if bound is not None and bound.decision_pk == d.pk
+            else tf.DecisionForm(d.options, prefix=f"d{d.pk}"),
+        }
+        for d in decisions
+    ]
+    return render(
+        request,
+        "tcs/decisions.html",
+        {"campaign": campaign, "items": items},
+        status=400 if bound is not None and bound.errors else 200,
+    )
+
+
+# --- rule readings --------------------------------------------------------------------------
+
+
+def tcs_readings(request, pk: int):
+    """The operation's readings of unclear rules with their explanations; the organiser or
+    a game master changes them (each change logged)."""
+    campaign, viewer = _load(request, pk)
+    if not viewer.is_participant:
+        raise Http404
+    current = svc.options_for(campaign)
+    can_change = viewer.can_manage and not is_finished(campaign)
+    if request.method == "POST" and not (can_change and request.user.is_authenticated):
+        raise Http404
+    form = tf_readings.ReadingsForm(current, _post(request)) if can_change else None
+    if form is not None and request.method == "POST" and form.is_valid():
+        try:
+            svc.tcs_options_update(campaign=campaign, actor=request.user, values=form.values())
+        except ValidationError as exc:
+            _apply(form, exc)
+        else:
+            messages.success(request, _("Readings saved; each change is in the log."))
+            return redirect("tcs-readings", pk=campaign.pk)
+    return render(
+        request,
+        "tcs/readings.html",
+        {
+            "campaign": campaign,
+            "rows": tf_readings.reading_rows(current),
+            "form": form,
+        },
+        status=400 if form is not None and form.errors else 200,
+    )
 
 
 # --- op sheets ------------------------------------------------------------------------------
@@ -367,13 +485,18 @@ def tcs_sheet_view(request, pk: int, sheet_pk: int):
     campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
     can_act = can_act_for_side(viewer, sheet.side_id) and not is_finished(campaign)
     log = campaign_log(campaign, viewer).filter(data__tcs__sheet=sheet.pk)
+    state = OpSheet.from_dict(sheet.state)
     context = {
         "campaign": campaign,
         "viewer": viewer,
         "sheet": sheet,
         "can_act": can_act,
         "log": log,
-        "fail_form": tf.ConfirmForm(),
+        "fail_form": tf.FailForm(state.active_units),
+        "defense_form": _defense_form(sheet, state) if can_act else None,
+        "can_change_units": can_act
+        and campaign.status == Campaign.Status.ACTIVE
+        and (state.status.in_prep or state.status.value == "implemented"),
     }
     if partial_request(request) and request.GET.get("partial") == "log":
         return render(request, "tcs/sheet.html#sheet-log", context)
@@ -426,17 +549,139 @@ def tcs_sheet_fail(request, pk: int, sheet_pk: int):
     campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
     if not can_act_for_side(viewer, sheet.side_id):
         raise Http404
-    form = tf.ConfirmForm(request.POST)
+    form = tf.FailForm(OpSheet.from_dict(sheet.state).active_units, request.POST)
     form.is_valid()
     try:
+        if "units" in form.errors:
+            raise ValidationError(form.errors["units"])
         svc.tcs_sheet_declare_failure(
-            sheet=sheet, actor=request.user, confirm=form.cleaned_data.get("confirm", False)
+            sheet=sheet,
+            actor=request.user,
+            confirm=form.cleaned_data.get("confirm", False),
+            units=form.cleaned_data.get("units") or None,
         )
     except ValidationError as exc:
         _flash(request, exc)
     else:
         messages.success(request, _("Failure declared: the units execute failure instructions."))
     return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
+
+
+def _defense_form(sheet: OpSheetRecord, state: OpSheet, data=None):
+    """What implementing a Prepared Defense did, while some implementation of the sheet (or
+    of units added to it) is not yet recorded [6.16.a, 21.1]."""
+    if sheet.sheet_type != "prepared_defense" or state.status.value != "implemented":
+        return None
+    done = {p.get("addition", "") for p in sheet.prepared_defense}
+    groups = [("", _("The sheet"))] if "" not in done else []
+    groups += [
+        (a.id, _("Units added: %(u)s") % {"u": ", ".join(a.units)})
+        for a in state.additions
+        if a.status.value == "implemented" and a.id not in done
+    ]
+    if not groups:
+        return None
+    return tf.PreparedDefenseForm(state.active_units, groups, data, prefix="pd")
+
+
+@login_required
+@require_POST
+def tcs_sheet_defense(request, pk: int, sheet_pk: int):
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not can_act_for_side(viewer, sheet.side_id) or is_finished(campaign):
+        raise Http404
+    form = _defense_form(sheet, OpSheet.from_dict(sheet.state), request.POST)
+    try:
+        if form is None:
+            raise ValidationError(_("Nothing to record: no Prepared Defense implementation."))
+        if not form.is_valid():
+            raise ValidationError([m for ms in form.errors.values() for m in ms])
+        done = svc.tcs_sheet_prepared_defense(
+            sheet=sheet,
+            actor=request.user,
+            fire_mode=form.cleaned_data["fire_mode"],
+            addition_id=form.cleaned_data["addition"],
+        )
+    except ValidationError as exc:
+        _flash(request, exc)
+    else:
+        messages.success(
+            request,
+            _("Dug in: %(d)s. Minefields to place now: %(m)s [6.16.a, 21.1].")
+            % {"d": ", ".join(done["dug_in"]) or "—", "m": done["minefields"]},
+        )
+    return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
+
+
+@login_required
+def tcs_sheet_units(request, pk: int, sheet_pk: int):
+    """Command Phase step 5 on one sheet: add units [6.13.c, 6.13.d], strike units from a
+    sheet still in Command Prep [6.13.b]."""
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not can_act_for_side(viewer, sheet.side_id) or is_finished(campaign):
+        raise Http404
+    state = OpSheet.from_dict(sheet.state)
+    listed = {*state.active_units, *(u for a in state.additions for u in a.units)}
+    candidates = [u.code for u in _live_units(campaign, sheet.side) if u.code not in listed]
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    implemented = state.status.value == "implemented"
+    add_form = tf.AddUnitsForm(
+        candidates, _post(request) if action == "add" else None, implemented=implemented
+    )
+    strike_form = (
+        tf.StrikeForm(state.active_units, _post(request) if action == "strike" else None)
+        if state.status.in_prep
+        else None
+    )
+    form = {"add": add_form, "strike": strike_form}.get(action)
+    if form is not None and form.is_valid():
+        try:
+            text = _units_action(request, action, form, sheet)
+        except ValidationError as exc:
+            _apply(form, exc)
+        else:
+            messages.success(request, text)
+            return redirect("tcs-sheet-units", pk=campaign.pk, sheet_pk=sheet.pk)
+    elif action and form is None:
+        raise Http404
+    return render(
+        request,
+        "tcs/sheet_units.html",
+        {
+            "campaign": campaign,
+            "sheet": sheet,
+            "state": state,
+            "add_form": add_form,
+            "strike_form": strike_form,
+            "implemented": implemented,
+        },
+        status=400 if form is not None and form.errors else 200,
+    )
+
+
+def _units_action(request, action: str, form, sheet: OpSheetRecord) -> str:
+    d = form.cleaned_data
+    if action == "add":
+        done = svc.tcs_sheet_add_units(
+            sheet=sheet,
+            actor=request.user,
+            missions=d["missions"],
+            row=d.get("row") or None,
+            preliminary_instructions=d.get("prelims", False),
+        )
+        if done["addition"]:
+            return _(
+                "Units added as %(a)s: they roll their own Command Prep from 0 weighted turns "
+                "[6.13.c]."
+            ) % {"a": done["addition"]}
+        before, after = done["weighted_turns"]
+        return _("Units added; weighted turns %(b)s → %(a)s, size %(s)s [6.13.d].") % {
+            "b": before,
+            "a": after,
+            "s": done["size"],
+        }
+    svc.tcs_sheet_strike_units(sheet=sheet, actor=request.user, units=d["units"])
+    return _("Units struck; size and weighted turns stay [6.13.b].")
 
 
 def tcs_sheet_graphic(request, pk: int, sheet_pk: int):
@@ -465,20 +710,24 @@ def _phase_context(campaign, viewer, side, phase, forms=None):
     if engine is not None:
         for record in engine.records:
             state = engine.sheets[record.pk]
-            if state.status.in_prep or state.pending_additions:
-                key = f"{record.pk}/"
-                attempt_form = forms.get(("attempt", record.pk)) or tf.AttemptForm(
-                    initial={"sheet": record.pk, "mode": "full"}, prefix=f"a{record.pk}"
+            holders = [("", state)] if state.status.in_prep else []
+            holders += [(a.id, a) for a in state.pending_additions]
+            for addition_id, holder in holders:
+                prefix = _attempt_prefix(record.pk, addition_id)
+                attempt_form = forms.get(("attempt", prefix)) or tf.AttemptForm(
+                    initial={"sheet": record.pk, "mode": "full"}, prefix=prefix
                 )
                 prep.append(
                     {
                         "record": record,
-                        "state": state,
-                        "key": engine.settings.rating + state.size,
-                        "attempted": key in phase.steps.get("attempted", []),
+                        "state": holder,
+                        "addition": addition_id,
+                        "key": engine.settings.rating + holder.size,
+                        "attempted": f"{record.pk}/{addition_id}"
+                        in phase.steps.get("attempted", []),
                         "form": attempt_form,
-                        "prelims": state.preliminary_instructions
-                        and state.status.value == "unimplemented",
+                        "prelims": holder.preliminary_instructions
+                        and holder.status.value == "unimplemented",
                     }
                 )
             if state.status.value == "implemented":
@@ -492,6 +741,12 @@ def _phase_context(campaign, viewer, side, phase, forms=None):
                     {
                         "record": record,
                         "state": state,
+                        "success_form": forms.get(("success", record.pk))
+                        or tf.PartialSuccessForm(
+                            state.active_units,
+                            initial={"sheet": record.pk},
+                            prefix=f"s{record.pk}",
+                        ),
                         "commit_form": forms.get(("commit", record.pk))
                         or (
                             tf.CommitForm(
@@ -532,7 +787,7 @@ def _phase_context(campaign, viewer, side, phase, forms=None):
         if engine
         else []
     )
-    prep_records = [p["record"] for p in prep]
+    prep_records = list({p["record"].pk: p["record"] for p in prep}.values())
     return {
         "campaign": campaign,
         "viewer": viewer,
@@ -625,44 +880,64 @@ def _phase_action(request, action: str, phase: CommandPhase) -> dict:
             ),
         )
     if action == "attempt":
-        pk = int(post.get("sheet_pk", "0") or 0)
-        form = tf.AttemptForm(post, prefix=f"a{pk}")
+        pk = _int(post.get("sheet_pk"))
+        addition_id = post.get("addition_id", "")
+        if addition_id and not addition_id.isalnum():
+            raise ValidationError(_("Choose one of this side's op sheets."))
+        prefix = _attempt_prefix(pk, addition_id)
+        form = tf.AttemptForm(post, prefix=prefix)
 
         def attempt(f):
             sheet = sheet_of(f)
+            row = sheet.sheet_type
+            if addition_id:
+                found = [a for a in sheet.state.get("additions", []) if a["id"] == addition_id]
+                row = found[0]["row"] if found else row
             result = svc.tcs_phase_attempt(
                 phase=phase,
                 sheet=sheet,
                 actor=user,
                 mode=f.cleaned_data["mode"],
                 roll=f.cleaned_data["roll_value"],
-                thresholds=f.thresholds(sheet.sheet_type),
+                thresholds=f.thresholds(row),
+                addition_id=addition_id or None,
             )
-            return _("%(s)s: rolled %(r)s — %(o)s.") % {
-                "s": sheet.code,
+            text = _("%(s)s: rolled %(r)s — %(o)s.") % {
+                "s": f"{sheet.code}/{addition_id}" if addition_id else sheet.code,
                 "r": result["roll"] if result["roll"] is not None else "—",
                 "o": result["outcome"].replace("_", " "),
             }
+            if result["outcome"] == "implemented" and sheet.sheet_type == "prepared_defense":
+                text += " " + _(
+                    "Record on the sheet's page which units were in Fire mode: they dig in [6.16.a]."
+                )
+            return text
 
-        return run(("attempt", pk), form, attempt)
+        return run(("attempt", prefix), form, attempt)
     if action == "success":
-        form = tf.SuccessForm(post)
+        pk = _int(post.get("sheet_pk"))
+        sheet = sheets.get(pk)
+        units = OpSheet.from_dict(sheet.state).active_units if sheet else []
+        form = tf.PartialSuccessForm(units, post, prefix=f"s{pk}")
         return run(
-            "success",
+            ("success", pk),
             form,
             lambda f: (
-                svc.tcs_sheet_declare_success(phase=phase, sheet=sheet_of(f), actor=user)
-                and _("Success declared.")
+                svc.tcs_sheet_declare_success(
+                    phase=phase, sheet=sheet_of(f), actor=user, units=f.cleaned_data["units"]
+                )
+                and (
+                    _("Success declared for %(u)s [6.13.a].")
+                    % {"u": ", ".join(f.cleaned_data["units"])}
+                    if f.cleaned_data["units"]
+                    else _("Success declared.")
+                )
             ),
         )
     if action == "commit":
-        pk = int(post.get("sheet_pk", "0") or 0)
+        pk = _int(post.get("sheet_pk"))
         sheet = sheets.get(pk)
-        reserves = []
-        if sheet is not None:
-            from rules.tcs.opsheet import OpSheet
-
-            reserves = OpSheet.from_dict(sheet.state).uncommitted_reserves
+        reserves = OpSheet.from_dict(sheet.state).uncommitted_reserves if sheet else []
         form = tf.CommitForm(reserves, post, prefix=f"c{pk}")
         return run(
             ("commit", pk),
@@ -679,7 +954,7 @@ def _phase_action(request, action: str, phase: CommandPhase) -> dict:
             ),
         )
     if action == "alternative":
-        pk = int(post.get("sheet_pk", "0") or 0)
+        pk = _int(post.get("sheet_pk"))
         sheet = sheets.get(pk)
         names = list((sheet.state.get("alternatives") or {}).keys()) if sheet else []
         form = tf.AlternativeForm(names, post, prefix=f"l{pk}")
@@ -743,6 +1018,15 @@ def _phase_action(request, action: str, phase: CommandPhase) -> dict:
         messages.success(request, _("Command Phase completed."))
         return {}
     raise ValidationError(_("Unknown step."))
+
+
+def _int(text) -> int:
+    text = (text or "").strip()
+    return int(text) if text.isdigit() else 0
+
+
+def _attempt_prefix(pk: int, addition_id: str) -> str:
+    return f"a{pk}x{addition_id}" if addition_id else f"a{pk}"
 
 
 def _ticks_text(added: dict) -> str:

@@ -82,6 +82,7 @@ def _private_urls(op, sheet, germans):
         reverse("tcs-side", args=[op.pk, germans.pk]),
         reverse("tcs-command", args=[op.pk, germans.pk]),
         reverse("tcs-sheet-new", args=[op.pk, germans.pk]),
+        reverse("tcs-sheet-units", args=[op.pk, sheet.pk]),
         f"/api/v1/tcs/op-sheets/{sheet.pk}/",
     ]
 
@@ -243,3 +244,60 @@ def test_other_sides_formations_are_absent_from_the_api(op, secret, other_user):
     codes = {f["code"] for f in api.get("/api/v1/tcs/formations/").json()["results"]}
     assert codes == {"Sherman", "2-9"}
     assert OpSheetRecord.objects.count() == 1
+
+
+def test_the_other_side_cannot_change_or_read_sheet_units_defense_or_outcomes(
+    client, op, secret, user, other_user
+):
+    """The new writes answer 404 to the other side and change nothing; what a Prepared
+    Defense did and who was added or struck stays in the owner's private log."""
+    before = OpSheetRecord.objects.get(pk=secret.pk).state
+    client.force_login(other_user)
+    posts = {
+        reverse("tcs-sheet-units", args=[op.pk, secret.pk]): {
+            "action": "strike",
+            "units": ["1-123/1"],
+        },
+        reverse("tcs-sheet-defense", args=[op.pk, secret.pk]): {"pd-fire_mode": ["1-123/1"]},
+        reverse("tcs-sheet-fail", args=[op.pk, secret.pk]): {"confirm": "on"},
+    }
+    for url, data in posts.items():
+        assert client.post(url, data, headers={"HX-Request": "true"}).status_code == 404, url
+    assert OpSheetRecord.objects.get(pk=secret.pk).state == before
+    # the owner strikes a unit in the Command Phase: logged for the Germans only
+    from campaigns.services.tcs import tcs_sheet_add_units
+
+    tcs_sheet_add_units(sheet=secret, actor=user, missions={"2-123/1": "attack"})
+    assert not LogEntry.objects.filter(rule__startswith="6.13", private_to__isnull=True).exists()
+    for url in ("/api/v1/tcs/op-sheets/", reverse("campaign-log", args=[op.pk])):
+        assert "2-123/1" not in client.get(url).content.decode(), url
+
+
+def test_the_opponents_choice_shows_no_morale_and_strangers_cannot_choose(
+    client, op, user, other_user, make_user
+):
+    from campaigns.models.tcs import TcsDecision, TcsFormation, TcsUnit
+    from campaigns.services.tcs import tcs_losses_record, tcs_operation_start
+
+    tcs_operation_start(campaign=op, actor=user)
+    TcsFormation.objects.filter(code="1-123").update(
+        state={"battalion": "1-123", "value": 977, "other_losses": 2}
+    )
+    tcs_losses_record(
+        unit=TcsUnit.objects.get(code="123-HW/1"), actor=user, steps=2, nearest=["1-123", "2-123"]
+    )
+    decision = TcsDecision.objects.get()
+    client.force_login(other_user)
+    page = client.get(reverse("tcs-decisions", args=[op.pk])).text
+    assert "123-HW/1" in page and "1-123" in page
+    import re
+
+    assert "977" not in re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+    client.force_login(make_user("carol"))
+    response = client.post(
+        reverse("tcs-decisions", args=[op.pk]),
+        {"decision": decision.pk, f"d{decision.pk}-choice": "1-123"},
+    )
+    assert response.status_code == 404
+    decision.refresh_from_db()
+    assert decision.status == "open"

@@ -1,0 +1,111 @@
+"""TCS operations: set-up, order of battle, op sheets, the Command Phase, losses and morale.
+
+Every service is keyword-only, runs in one transaction under the campaign row lock, drives
+`rules.tcs` and logs each explanation step with its rule id. What concerns one side's op
+sheets or morale is logged `private_to` that side [1.5]; revealing a sheet (or ending the
+operation) makes its entries public.
+
+Modules: `common` (clock, readings in force, lock and permissions, log), `engine` (a side
+as the engine sees it; the Command Phase step frame), `operations` (operation, sides, order
+of battle, CSV), `turns` (start, next turn, end), `opsheets` (draw, edit, reveal, declare,
+add and strike units, Prepared Defense), `command_phase`, `losses` (losses, morale, the
+opponent's 17.1.c choice, corrections), `readings` (the operation's TcsOptions).
+"""
+
+from campaigns.services.tcs.command_phase import (
+    phase_blockers,
+    recovery_due,
+    tcs_phase_attempt,
+    tcs_phase_check_roll,
+    tcs_phase_choose_alternative,
+    tcs_phase_commit_reserves,
+    tcs_phase_complete,
+    tcs_phase_open,
+    tcs_phase_recovery,
+    tcs_phase_weighted_turns,
+)
+from campaigns.services.tcs.common import (
+    MAX_RATING,
+    current_turn,
+    log_explanation,
+    options_for,
+    parse_clock,
+)
+from campaigns.services.tcs.engine import SideEngine, load_side
+from campaigns.services.tcs.losses import (
+    tcs_decision_resolve,
+    tcs_losses_record,
+    tcs_morale_correct,
+    tcs_unit_restore,
+)
+from campaigns.services.tcs.operations import (
+    CSV_COLUMNS,
+    parse_track,
+    tcs_formation_add,
+    tcs_oob_import,
+    tcs_operation_create,
+    tcs_side_update,
+    tcs_unit_add,
+)
+from campaigns.services.tcs.opsheets import (
+    SHEET_TEXT_FIELDS,
+    tcs_sheet_add_units,
+    tcs_sheet_declare_failure,
+    tcs_sheet_declare_success,
+    tcs_sheet_draw,
+    tcs_sheet_edit,
+    tcs_sheet_prepared_defense,
+    tcs_sheet_reveal,
+    tcs_sheet_strike_units,
+)
+from campaigns.services.tcs.readings import OPTION_RULES, tcs_options_update
+from campaigns.services.tcs.turns import (
+    tcs_operation_end,
+    tcs_operation_start,
+    tcs_turn_advance,
+)
+
+__all__ = [
+    "CSV_COLUMNS",
+    "MAX_RATING",
+    "OPTION_RULES",
+    "SHEET_TEXT_FIELDS",
+    "SideEngine",
+    "current_turn",
+    "load_side",
+    "log_explanation",
+    "options_for",
+    "parse_clock",
+    "parse_track",
+    "phase_blockers",
+    "recovery_due",
+    "tcs_decision_resolve",
+    "tcs_formation_add",
+    "tcs_losses_record",
+    "tcs_morale_correct",
+    "tcs_oob_import",
+    "tcs_operation_create",
+    "tcs_operation_end",
+    "tcs_operation_start",
+    "tcs_options_update",
+    "tcs_phase_attempt",
+    "tcs_phase_check_roll",
+    "tcs_phase_choose_alternative",
+    "tcs_phase_commit_reserves",
+    "tcs_phase_complete",
+    "tcs_phase_open",
+    "tcs_phase_recovery",
+    "tcs_phase_weighted_turns",
+    "tcs_sheet_add_units",
+    "tcs_sheet_declare_failure",
+    "tcs_sheet_declare_success",
+    "tcs_sheet_draw",
+    "tcs_sheet_edit",
+    "tcs_sheet_prepared_defense",
+    "tcs_sheet_reveal",
+    "tcs_sheet_strike_units",
+    "tcs_side_update",
+    "tcs_turn_advance",
+    "tcs_unit_add",
+    "tcs_unit_restore",
+]

@@ -1,0 +1,203 @@
+"""Shared helpers of the TCS services: the clock and the readings in force, the campaign lock
+with the permission checks, engine errors as form errors, dice, and the log.
+
+Everything concerning one side's op sheets or morale is logged `private_to` that side [1.5].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, LogEntry, Side
+from campaigns.models.tcs import TCS_TEMPLATE
+from campaigns.services._base import append_log, lock_campaign
+from rules.dice import EnteredDice, ServerDice
+from rules.errors import RollNeeded, RuleError
+from rules.explain import Explanation
+from rules.serial import to_data
+from rules.tcs.clock import Turn
+from rules.tcs.options import DEFAULT_OPTIONS, TcsOptions
+
+MAX_RATING = 12
+
+
+# --- clock and readings ---------------------------------------------------------------------
+
+
+def parse_clock(text: str) -> int:
+    """ "0820" or "08:20" → minutes from 0000."""
+    digits = text.strip().replace(":", "")
+    if len(digits) != 4 or not digits.isdigit():
+        raise ValidationError({"start_clock": _("Give the time as four digits, e.g. 0800.")})
+    hours, minutes = int(digits[:2]), int(digits[2:])
+    if hours > 23 or minutes > 59:
+        raise ValidationError({"start_clock": _("Give a time between 0000 and 2359.")})
+    return hours * 60 + minutes
+
+
+def current_turn(campaign: Campaign) -> Turn:
+    data = campaign.state.get("turn") or {"number": 0, "minutes": 480, "light": "day"}
+    return Turn.from_dict(data)
+
+
+def options_for(campaign: Campaign) -> TcsOptions:
+    data = campaign.options.get("tcs_options")
+    return TcsOptions.from_dict(data) if data else DEFAULT_OPTIONS
+
+
+# --- lock and permissions -------------------------------------------------------------------
+
+
+def is_tcs(campaign: Campaign) -> None:
+    if campaign.system != "tcs" or campaign.template != TCS_TEMPLATE:
+        raise ValidationError(_("This is not a TCS operation."))
+
+
+def locked(campaign_id: int) -> Campaign:
+    """The operation, locked for the transaction; refused once it is over."""
+    campaign = lock_campaign(campaign_id)
+    is_tcs(campaign)
+    if campaign.status in (Campaign.Status.FINISHED, Campaign.Status.ABANDONED):
+        raise ValidationError(_("The operation is over: nothing more can be changed."))
+    return campaign
+
+
+def may_act(campaign: Campaign, actor, side_id: int) -> None:
+    from campaigns.permissions import can_act_for_side, viewer_context
+
+    if not can_act_for_side(viewer_context(actor, campaign), side_id):
+        raise ValidationError(_("Only this side's players or a neutral game master may do this."))
+
+
+def may_manage(campaign: Campaign, actor) -> None:
+    from campaigns.permissions import viewer_context
+
+    viewer = viewer_context(actor, campaign)
+    if not (viewer.can_manage or viewer.side_ids):
+        raise ValidationError(_("Only the operation's players or game master may do this."))
+
+
+@contextmanager
+def side_write(side_or_id: Side | int, campaign_id: int, actor) -> Iterator[Campaign]:
+    """One transaction under the campaign lock, for a player (or GM) of the side."""
+    side_id = side_or_id if isinstance(side_or_id, int) else side_or_id.pk
+    with transaction.atomic():
+        campaign = locked(campaign_id)
+        may_act(campaign, actor, side_id)
+        yield campaign
+
+
+# --- errors, dice ---------------------------------------------------------------------------
+
+
+def rule_error(exc: RuleError, field: str | None = None) -> ValidationError:
+    text = f"[{exc.rule}] {exc.message}" if exc.rule else exc.message
+    return ValidationError({field: text}) if field else ValidationError(text)
+
+
+def check_code(value: str, field: str) -> str:
+    value = value.strip()
+    if not value or len(value) > 40 or any(c.isspace() for c in value):
+        raise ValidationError({field: _("Give an id of up to 40 characters without spaces.")})
+    return value
+
+
+def dice_for(rolls: list[int] | None):
+    """Server dice when no values are given, else the values rolled at the table."""
+    return ServerDice() if rolls is None else EnteredDice(rolls)
+
+
+def roll_needed(exc: RollNeeded, field: str) -> ValidationError:
+    return ValidationError(
+        {
+            field: _("Enter one more %(kind)s for %(purpose)s, or let the site roll.")
+            % {"kind": exc.kind, "purpose": exc.purpose}
+        }
+    )
+
+
+# --- the log --------------------------------------------------------------------------------
+
+
+def _show(value: Any) -> str:
+    value = to_data(value)
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def log_explanation(
+    campaign: Campaign,
+    explanation: Explanation | Iterable,
+    *,
+    actor,
+    private_to: Side | None,
+    tag: Mapping[str, Any],
+    turn: int | None = None,
+) -> None:
+    """One log entry per explanation step, with its rule id; rolls are ROLL entries."""
+    for step in explanation:
+        text = step.text
+        data: dict[str, Any] = {"tcs": dict(tag)}
+        if turn is not None:
+            data["turn"] = turn
+        if step.value is not None:
+            data["value"] = to_data(step.value)
+            shown = _show(step.value)
+            if not text.endswith(shown):
+                text = f"{text} → {shown}"
+        kind = LogEntry.Kind.RULE
+        if step.roll is not None:
+            data["roll"] = step.roll.as_dict()
+            kind = LogEntry.Kind.ROLL
+            text = f"{text} ({step.roll.kind}, {_('server') if step.roll.source == 'server' else _('entered')})"
+        append_log(
+            campaign,
+            kind=kind,
+            summary=text,
+            rule=step.rule,
+            actor=actor,
+            data=data,
+            private_to=private_to,
+        )
+
+
+def log_private(
+    campaign: Campaign,
+    side: Side,
+    actor,
+    summary: str,
+    *,
+    rule: str = "",
+    kind: str = LogEntry.Kind.RULE,
+    tag: Mapping[str, Any],
+    **data: Any,
+) -> None:
+    """One entry private to `side`, tagged so that revealing the sheet publishes it."""
+    append_log(
+        campaign,
+        kind=kind,
+        summary=summary,
+        rule=rule,
+        actor=actor,
+        private_to=side,
+        data={"tcs": dict(tag), **data},
+    )
+
+
+def publish(campaign: Campaign, **tag) -> int:
+    """Make the private entries tagged with `tag` public (a revealed sheet)."""
+    entries = LogEntry.objects.filter(campaign=campaign, private_to__isnull=False)
+    for key, value in tag.items():
+        entries = entries.filter(**{f"data__tcs__{key}": value})
+    return entries.update(private_to=None)

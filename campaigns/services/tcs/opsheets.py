@@ -1,0 +1,415 @@
+"""Op sheets: drawing [6.8], correcting what is written [6.5], revealing, declaring success or
+failure wholly or per unit [6.11, 6.13.a], adding [6.13.c–d] and striking [6.13.b] units,
+and what implementing a Prepared Defense does [6.16.a, 21.1]."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, LogEntry, Side
+from campaigns.models.tcs import SHEET_TEXT_FIELDS, CommandPhase, OpSheetRecord
+from campaigns.services._base import append_log, lock_campaign
+from campaigns.services.tcs.common import (
+    check_code,
+    current_turn,
+    is_tcs,
+    log_explanation,
+    log_private,
+    may_act,
+    options_for,
+    publish,
+    rule_error,
+    side_write,
+)
+from campaigns.services.tcs.engine import (
+    PhaseStep,
+    current_phase,
+    load_side,
+    mark,
+    phase_step,
+)
+from rules.errors import RuleError
+from rules.tcs.additions import add_units
+from rules.tcs.clock import Phase
+from rules.tcs.opsheet import (
+    OpSheetType,
+    SheetStatus,
+    declare_failure,
+    declare_success,
+    draw_sheet,
+    strike_units,
+)
+from rules.tcs.prepared_defense import prepared_defense
+
+
+def _log_on_sheet(campaign, side, actor, explanation, record: OpSheetRecord, turn: int) -> None:
+    log_explanation(
+        campaign, explanation, actor=actor, private_to=side, tag={"sheet": record.pk}, turn=turn
+    )
+
+
+def _sheet_type(value: str, field: str) -> OpSheetType:
+    try:
+        return OpSheetType(value)
+    except ValueError:
+        raise ValidationError(
+            {field: _("Choose Prepared Defense, Attack, Hasty Defense or Move.")}
+        ) from None
+
+
+def tcs_sheet_draw(
+    *,
+    side: Side,
+    actor,
+    code: str,
+    missions: Mapping[str, str],
+    reserves: Iterable[str] = (),
+    alternatives: Mapping[str, Iterable[str]] | None = None,
+    pregame: bool = False,
+    texts: Mapping[str, str] | None = None,
+    graphic=None,
+) -> OpSheetRecord:
+    """Draw an op sheet [6.8]: unimplemented in play, implemented when drawn before play
+    [27.1.f]. Preliminary instructions exist when their text is written [6.14.a]."""
+    code = check_code(code, "code")
+    texts = {k: (v or "").strip() for k, v in (texts or {}).items() if k in SHEET_TEXT_FIELDS}
+    with side_write(side, side.campaign_id, actor) as campaign:
+        if pregame and campaign.status != Campaign.Status.SETUP:
+            raise ValidationError(
+                {"pregame": _("Sheets are drawn before play only during set-up.")}
+            )
+        engine = load_side(campaign, side)
+        if any(r.code == code for r in engine.records):
+            raise ValidationError({"code": _("This side already has a sheet %(c)s.") % {"c": code}})
+        turn = current_turn(campaign)
+        try:
+            result = draw_sheet(
+                code,
+                {u: OpSheetType(m) for u, m in missions.items()},
+                engine.oob,
+                engine.sheet_list,
+                rating=engine.settings.rating,
+                reserves=list(reserves),
+                alternatives=alternatives or {},
+                turn=turn.number,
+                pregame=pregame,
+                preliminary_instructions=bool(texts.get("preliminary_text")),
+                options=options_for(campaign),
+            )
+        except RuleError as exc:
+            raise rule_error(exc, "missions") from None
+        for unit in [*missions, *reserves]:
+            if engine.units[unit].eliminated:
+                raise ValidationError({"missions": _("%(u)s is eliminated.") % {"u": unit}})
+        if not texts.get("time_drawn"):
+            texts["time_drawn"] = turn.clock
+        state = result.sheet.to_dict()
+        record = OpSheetRecord(
+            campaign=campaign,
+            side=side,
+            code=code,
+            state=state,
+            created_by=actor,
+            history=[{"turn": turn.number, "status": state["status"], "wt": 0}],
+            **texts,
+        )
+        if graphic is not None:
+            record.graphic.save(graphic.name, graphic, save=False)
+        record.save()
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.EVENT,
+            summary=_("%(side)s drew op sheet %(c)s (%(type)s, size %(size)s).")
+            % {"side": side.name, "c": code, "type": state["type"], "size": state["size"]},
+            rule="6.8",
+            actor=actor,
+            private_to=side,
+            data={"tcs": {"sheet": record.pk}},
+        )
+        _log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
+    return record
+
+
+def tcs_sheet_edit(
+    *, sheet: OpSheetRecord, actor, texts: Mapping[str, str], graphic=None
+) -> OpSheetRecord:
+    """Correct what is written on a sheet still in Command Prep; once it is implemented it may
+    not be altered [6.5] (reserves, alternatives and added units go through the Command
+    Phase). Each correction is logged with the fields changed."""
+    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
+        sheet = OpSheetRecord.objects.select_related("side").get(pk=sheet.pk)
+        if sheet.status not in ("unimplemented", "prelims_active"):
+            raise ValidationError(_("An implemented op sheet may not be altered [6.5]."))
+        changed = []
+        for field in SHEET_TEXT_FIELDS:
+            if field in texts and (texts[field] or "").strip() != getattr(sheet, field):
+                if field == "preliminary_text" and bool((texts[field] or "").strip()) != bool(
+                    sheet.preliminary_text
+                ):
+                    raise ValidationError(
+                        {
+                            field: _(
+                                "Preliminary instructions are written when the sheet is drawn [6.14.a]."
+                            )
+                        }
+                    )
+                setattr(sheet, field, (texts[field] or "").strip())
+                changed.append(str(OpSheetRecord._meta.get_field(field).verbose_name))
+        if graphic is not None:
+            if sheet.graphic:
+                sheet.graphic.delete(save=False)
+            sheet.graphic.save(graphic.name, graphic, save=False)
+            changed.append(_("graphic"))
+        if not changed:
+            return sheet
+        sheet.save()
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.CORRECTION,
+            summary=_("Op sheet %(c)s corrected: %(fields)s.")
+            % {"c": sheet.code, "fields": ", ".join(changed)},
+            rule="6.5",
+            actor=actor,
+            private_to=sheet.side,
+            data={"tcs": {"sheet": sheet.pk}, "fields": changed},
+        )
+    return sheet
+
+
+def tcs_sheet_reveal(*, sheet: OpSheetRecord, actor) -> OpSheetRecord:
+    """The owner shows a sheet: it and every log entry about it become public."""
+    with transaction.atomic():
+        campaign = lock_campaign(sheet.campaign_id)
+        is_tcs(campaign)
+        may_act(campaign, actor, sheet.side_id)
+        sheet = OpSheetRecord.objects.select_related("side").get(pk=sheet.pk)
+        if sheet.revealed_at is not None:
+            return sheet
+        sheet.revealed_at = timezone.now()
+        sheet.save(update_fields=["revealed_at"])
+        publish(campaign, sheet=sheet.pk)
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.EVENT,
+            summary=_("%(side)s revealed op sheet %(c)s.")
+            % {"side": sheet.side.name, "c": sheet.code},
+            actor=actor,
+            data={"tcs": {"sheet": sheet.pk}},
+        )
+    return sheet
+
+
+# --- success and failure --------------------------------------------------------------------
+
+
+def tcs_sheet_declare_success(
+    *, phase: CommandPhase, sheet: OpSheetRecord, actor, units: list[str] | None = None
+) -> OpSheetRecord:
+    """Step 1: declare an implemented sheet (or some of its units) succeeded [6.11.a, 6.13.a]."""
+    with phase_step(phase, actor, sheet) as step:
+        try:
+            result = declare_success(step.sheet, Phase.COMMAND, units or None)
+        except RuleError as exc:
+            raise rule_error(exc, "units" if units else None) from None
+        step.save(result.explanation)
+        mark(step.phase, "successes", [step.record.pk])
+    return step.record
+
+
+def tcs_sheet_declare_failure(
+    *, sheet: OpSheetRecord, actor, confirm: bool, units: list[str] | None = None
+) -> OpSheetRecord:
+    """Declare a sheet (or some of its units [6.11.d]) failed in the side's own Action
+    Phase: after its Command Phase of this turn is completed [6.11.b, ambiguity 19]."""
+    if not confirm:
+        raise ValidationError(
+            {"confirm": _("Tick the box to confirm: the units execute their failure instructions.")}
+        )
+    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
+        turn = current_turn(campaign)
+        side = Side.objects.get(pk=sheet.side_id)
+        if not CommandPhase.objects.filter(
+            campaign=campaign, side=side, turn=turn.number, status=CommandPhase.Status.COMPLETED
+        ).exists():
+            raise ValidationError(
+                _(
+                    "Failure is declared in your own Action Phase: complete this turn's Command Phase first [6.11.b]."
+                )
+            )
+        engine = load_side(campaign, side)
+        record = engine.record(sheet.pk)
+        try:
+            result = declare_failure(engine.sheets[record.pk], Phase.OWN_ACTION, units or None)
+        except RuleError as exc:
+            raise rule_error(exc, "units" if units else None) from None
+        engine.save_sheets(turn.number)
+        _log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
+    return record
+
+
+# --- adding and striking units [6.13] -------------------------------------------------------
+
+
+@contextmanager
+def _step_on_sheet(sheet: OpSheetRecord, actor) -> Iterator[PhaseStep]:
+    """This turn's open Command Phase of the sheet's side, with the sheet [6.13]."""
+    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
+        phase = current_phase(campaign, sheet.side_id)
+        with phase_step(phase, actor, sheet) as step:
+            yield step
+
+
+def _new_addition_id(step: PhaseStep) -> str:
+    taken = {a.id for a in step.sheet.additions}
+    n = len(taken) + 1
+    while f"add{n}" in taken:
+        n += 1
+    return f"add{n}"
+
+
+def tcs_sheet_add_units(
+    *,
+    sheet: OpSheetRecord,
+    actor,
+    missions: Mapping[str, str],
+    row: str | None = None,
+    preliminary_instructions: bool = False,
+) -> dict[str, Any]:
+    """Command Phase step 5: add units, each with its mission [6.13].
+
+    To an unimplemented sheet the size is recomputed and the weighted turns cut in
+    proportion, WT × old elements ÷ new elements rounded once [6.13.d]. To an implemented
+    sheet the units form an addition with its own size and weighted turns from 0 that
+    must pass its own Command Prep roll on the host's hardest row, or `row` [6.13.c].
+    """
+    if not missions:
+        raise ValidationError({"missions": _("Give at least one unit a mission [6.13].")})
+    kinds = {u: _sheet_type(m, "missions") for u, m in missions.items()}
+    chosen_row = _sheet_type(row, "row") if row else None
+    with _step_on_sheet(sheet, actor) as step:
+        for unit in kinds:
+            found = step.engine.units.get(unit)
+            if found is None:
+                raise ValidationError({"missions": _("Choose units of this side.")})
+            if found.eliminated:
+                raise ValidationError({"missions": _("%(u)s is eliminated.") % {"u": unit}})
+        state = step.sheet
+        implemented = state.status is SheetStatus.IMPLEMENTED
+        before = state.weighted_turns
+        addition_id = _new_addition_id(step) if implemented else ""
+        try:
+            result = add_units(
+                state,
+                kinds,
+                step.engine.oob,
+                step.engine.sheet_list,
+                addition_id=addition_id,
+                row=chosen_row,
+                preliminary_instructions=preliminary_instructions,
+                options=options_for(step.campaign),
+            )
+        except RuleError as exc:
+            raise rule_error(exc, "missions") from None
+        log_private(
+            step.campaign,
+            step.phase.side,
+            actor,
+            _("Units added to op sheet %(s)s: %(u)s.")
+            % {"s": step.record.code, "u": ", ".join(kinds)},
+            rule="6.13.c" if implemented else "6.13.d",
+            kind=LogEntry.Kind.EVENT,
+            tag={"sheet": step.record.pk},
+            turn=step.turn.number,
+        )
+        step.save(result.explanation)
+        mark(step.phase, "added", [{"sheet": step.record.pk, "units": list(kinds)}])
+    return {
+        "addition": addition_id or None,
+        "weighted_turns": (before, state.weighted_turns),
+        "size": state.size,
+    }
+
+
+def tcs_sheet_strike_units(*, sheet: OpSheetRecord, actor, units: list[str]) -> OpSheetRecord:
+    """Strike units from a sheet still in Command Prep, in any Command Phase; its size and
+    weighted turns stay as they are [6.13.b]."""
+    if not units:
+        raise ValidationError({"units": _("Choose the units to strike.")})
+    with _step_on_sheet(sheet, actor) as step:
+        try:
+            result = strike_units(step.sheet, units)
+        except RuleError as exc:
+            raise rule_error(exc, "units") from None
+        step.save(result.explanation)
+        mark(step.phase, "struck", [{"sheet": step.record.pk, "units": list(units)}])
+    return step.record
+
+
+# --- Prepared Defense [6.16, 21.1] ----------------------------------------------------------
+
+
+def tcs_sheet_prepared_defense(
+    *, sheet: OpSheetRecord, actor, fire_mode: Iterable[str], addition_id: str = ""
+) -> dict[str, Any]:
+    """Record what implementing a Prepared Defense sheet did: its units in Fire mode at that
+    instant dig in, those in Move mode lose the chance [6.16.a]; one minefield per two
+    infantry platoons may be placed now [21.1]. `addition_id`: units added to the sheet that
+    have just implemented [6.13.c]. Once per implementation."""
+    fire_mode = set(fire_mode)
+    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
+        record = OpSheetRecord.objects.select_related("side").get(pk=sheet.pk)
+        engine = load_side(campaign, record.side)
+        record = engine.record(record.pk)
+        state = engine.sheets[record.pk]
+        if any(p.get("addition", "") == addition_id for p in record.prepared_defense):
+            raise ValidationError(_("What this implementation did is already recorded [6.16.a]."))
+        units = None
+        if addition_id:
+            addition = next((a for a in state.additions if a.id == addition_id), None)
+            if addition is None or addition.status is not SheetStatus.IMPLEMENTED:
+                raise ValidationError(
+                    {"addition": _("Choose units added to the sheet that have implemented.")}
+                )
+            units = list(addition.units)
+        unknown = fire_mode - set(state.active_units)
+        if unknown:
+            raise ValidationError(
+                {"fire_mode": _("Not on this sheet: %(u)s.") % {"u": ", ".join(sorted(unknown))}}
+            )
+        try:
+            result = prepared_defense(state, fire_mode, engine.oob, units)
+        except RuleError as exc:
+            raise rule_error(exc) from None
+        turn = current_turn(campaign)
+        done = {
+            "addition": addition_id,
+            "turn": turn.number,
+            "dug_in": list(result.dug_in),
+            "not_dug_in": list(result.not_dug_in),
+            "minefields": result.minefields,
+        }
+        record.prepared_defense = [*record.prepared_defense, done]
+        record.save(update_fields=["prepared_defense", "updated_at"])
+        _log_on_sheet(campaign, record.side, actor, result.explanation, record, turn.number)
+        if result.minefields:
+            log_private(
+                campaign,
+                record.side,
+                actor,
+                _(
+                    "%(n)s minefield(s) may be placed now, each within 4 hexes of the two "
+                    "platoons that give it and at least 5 hexes from the nearest enemy unit."
+                )
+                % {"n": result.minefields},
+                rule="21.1",
+                tag={"sheet": record.pk},
+                turn=turn.number,
+            )
+    return done
