@@ -18,6 +18,7 @@ from campaigns.rosters.permissions import (
     can_edit_roster,
     can_view_battle,
     can_view_roster,
+    is_organiser,
     player_side,
 )
 from campaigns.selectors.rosters import (
@@ -195,6 +196,7 @@ class SkirmishBattleSerializer(serializers.ModelSerializer):
             "sealed",
             "orders",
             "turns",
+            "tactical",
             "scenario",
             "weather",
             "construction",
@@ -311,10 +313,14 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=OpenApiTypes.OBJECT, responses=SkirmishBattleSerializer)
     @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z_]+)")
     def act(self, request, pk=None, name=None):
-        """Run one battle action: join, orders, shoot, assault, grenade, support, casualty,
-        turn, finish, apply. Bad input is a 400 naming the field; nothing changes."""
+        """Run one battle action: join, orders, tactical, bombardment, shoot, assault,
+        grenade (`launcher` for the M7), projector, support, casualty, turn, finish, apply,
+        correct (`winner`: 0, 1 or null, `reason`), agree (`correction`). Bad input is a 400
+        naming the field; nothing changes."""
         battle = self.get_object()
-        if player_side(request.user, battle) is None:
+        if player_side(request.user, battle) is None and not (
+            name in ("correct", "agree") and is_organiser(request.user, battle)
+        ):
             raise Http404
         body = request.data
         kwargs = {"battle": battle, "actor": request.user}
@@ -339,7 +345,30 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             if not isinstance(models, dict):
                 raise ValidationError({"models": ["An object: soldier → list of positions."]})
             sk.skirmish_turn_record(turn=_int(body, "turn"), po=po, models=models, **kwargs)
-        elif name in ("shoot", "assault", "grenade", "support", "apply", "casualty"):
+        elif name == "tactical":
+            blue = body.get("blue")
+            if not isinstance(blue, list) or len(blue) != 2:
+                raise ValidationError({"blue": ["The blue tokens each player showed: [a, b]."]})
+            sk.skirmish_tactical(turn=_int(body, "turn"), blue=tuple(blue), **kwargs)
+        elif name == "correct":
+            winner = body.get("winner")
+            if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+                raise ValidationError({"winner": ["0, 1 or null for a draw."]})
+            sk.skirmish_result_correct(
+                winner_index=winner, reason=str(body.get("reason") or ""), **kwargs
+            )
+        elif name == "agree":
+            sk.skirmish_result_agree(correction_id=_int(body, "correction"), **kwargs)
+        elif name in (
+            "shoot",
+            "assault",
+            "grenade",
+            "support",
+            "apply",
+            "casualty",
+            "projector",
+            "bombardment",
+        ):
             _dispatch(name, body, kwargs)
         else:
             raise Http404
@@ -401,6 +430,7 @@ def _dispatch(name: str, body, kwargs) -> None:
             dice=dice,
             movement=str(body.get("movement") or "cautious"),
             second_defender=str(body.get("second_defender") or ""),
+            mg_assistant=str(body.get("mg_assistant") or ""),
             **flags("defender_suppressed", "heavy_cover", "marked", "second_suppressed"),
             **kwargs,
         )
@@ -412,7 +442,25 @@ def _dispatch(name: str, body, kwargs) -> None:
             targets=[str(t) for t in body.get("targets") or []],
             hit_the_dirt=[str(t) for t in body.get("hit_the_dirt") or []],
             dice=dice,
-            **flags("moved", "los_to_marker"),
+            **flags("moved", "los_to_marker", "launcher"),
+            **kwargs,
+        )
+    elif name == "projector":
+        sk.skirmish_projector(
+            turn=_int(body, "turn"),
+            firer=str(body.get("firer", "")),
+            distance_cm=_float(body, "distance_cm"),
+            moved=bool(body.get("moved")),
+            targets=[str(t) for t in body.get("targets") or []],
+            hit_the_dirt=[str(t) for t in body.get("hit_the_dirt") or []],
+            dice=dice,
+            **kwargs,
+        )
+    elif name == "bombardment":
+        sk.skirmish_bombardment(
+            targets=[str(t) for t in body.get("targets") or []],
+            hit_the_dirt=[str(t) for t in body.get("hit_the_dirt") or []],
+            dice=dice,
             **kwargs,
         )
     else:

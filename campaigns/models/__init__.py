@@ -26,6 +26,7 @@ from campaigns.models.rosters import (
     RosterSystem,
     SealedOrders,
     SkirmishBattle,
+    SkirmishCorrection,
     SkirmishEvent,
     SkirmishSide,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "Side",
     "SidePlayer",
     "SkirmishBattle",
+    "SkirmishCorrection",
     "SkirmishEvent",
     "SkirmishSide",
     "TcsDecision",

@@ -80,6 +80,9 @@ class SkirmishBattle(models.Model):
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
     turns = models.JSONField(default=list, blank=True, help_text="Parabellum end-of-turn states.")
+    tactical = models.JSONField(
+        default=list, blank=True, help_text="Parabellum tactical phases: tokens, initiative, PO."
+    )
     scenario = models.JSONField(default=dict, blank=True, help_text="1936 scenario sheet.")
     weather = models.JSONField(default=dict, blank=True, help_text="1936 weather and changes.")
     construction = models.JSONField(default=dict, blank=True, help_text="1936 construction pool.")
@@ -187,6 +190,43 @@ class SkirmishEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.summary}"
+
+
+class SkirmishCorrection(models.Model):
+    """A correction of a finished skirmish's result: applied at once by an organiser, or
+    proposed by one player and applied when the other agrees. The log keeps both results
+    and the reason; house-rule changes already applied to the rosters are undone."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", _("Proposed")
+        APPLIED = "applied", _("Applied")
+        WITHDRAWN = "withdrawn", _("Replaced or withdrawn")
+
+    battle = models.ForeignKey(SkirmishBattle, on_delete=models.CASCADE, related_name="corrections")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED)
+    previous_winner_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The corrected winner; empty is a draw."
+    )
+    reason = models.CharField(_("reason"), max_length=300)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    agreed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["battle", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"correction of {self.battle}: {self.status}"
 
 
 class RosterChange(models.Model):

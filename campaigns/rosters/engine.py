@@ -158,6 +158,7 @@ def pb_report(data: dict[str, Any], house_rules: dict[str, Any]) -> dict[str, An
                 for field, choices in opts.choices.items()
             }
             _ensure_current(row, s, n.code)
+            row["blocked"] = _blocked_choices(roster, s, row["choices"], report, hr, n.code)
         soldiers.append(row)
     return {
         "system": PARABELLUM,
@@ -176,6 +177,37 @@ def pb_report(data: dict[str, Any], house_rules: dict[str, Any]) -> dict[str, An
         "extras_options": [o.id for o in st.options if o.kind == "extra"],
         "understrength_ok": hr.understrength_ok,
     }
+
+
+def _blocked_choices(roster, s, offered, before, hr, code: str) -> dict[str, list[dict]]:
+    """The squad list's other values for each field, with the first rule each would break.
+
+    The builder lists them apart ("breaks a rule") so a player can still pick one, e.g. to
+    move an option from one soldier to another: the edit is saved and the panel shows the
+    violation until it is repaired (the same as an API edit)."""
+    known = {(v.code, v.soldier_id) for v in before.violations}
+    out: dict[str, list[dict]] = {}
+    for field, values in _candidates(roster, s).items():
+        shown = {c["value"] for c in offered.get(field, [])}
+        rows = []
+        for value in values:
+            if _choice_value(value) in shown:
+                continue
+            after = pb_validate(
+                apply_choice(roster, s.id, field, value), understrength_ok=hr.understrength_ok
+            )
+            new = [v for v in after.violations if (v.code, v.soldier_id) not in known]
+            rows.append(
+                {
+                    "value": _choice_value(value),
+                    "label": _choice_label(code, field, value),
+                    "pm_delta": str(after.pm_spent - before.pm_spent),
+                    "reason": new[0].rule if new else "",
+                }
+            )
+        if rows:
+            out[field] = rows
+    return out
 
 
 def _choice_value(value: Any) -> Any:

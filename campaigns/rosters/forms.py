@@ -14,6 +14,7 @@ from rules.m1936 import construction as m36c
 from rules.m1936 import scenario as m36s
 from rules.m1936 import weather as m36w
 from rules.m1936.army import GameSize, Role
+from rules.m1936.bogging import Ground
 from rules.m1936.data import Faction, Quality
 from rules.m1936.morale import UnitState
 from rules.parabellum.battle import DIRECTIVES, TURNS
@@ -266,6 +267,10 @@ class AssaultForm(_SoldierChoices, DiceForm):
     marked = forms.BooleanField(label=_("Marked by covering fire"), required=False)
     second_defender = soldier_field(_("Another enemy within 3 cm"), required=False)
     second_suppressed = forms.BooleanField(label=_("That one is suppressed"), required=False)
+    mg_assistant = soldier_field(
+        _("MG team: the assaulted MG gunner's assistant in contact (+2; both fall together)"),
+        required=False,
+    )
 
     ENGINE = (
         "movement",
@@ -274,13 +279,21 @@ class AssaultForm(_SoldierChoices, DiceForm):
         "marked",
         "second_defender",
         "second_suppressed",
+        "mg_assistant",
     )
 
 
 class GrenadeForm(_SoldierChoices, DiceForm):
     turn = _turn_field()
     thrower = soldier_field(_("Thrower"))
-    distance_cm = forms.FloatField(label=_("Distance (cm, up to 20)"), min_value=0, max_value=20)
+    launcher = forms.BooleanField(
+        label=_("With the M7 grenade launcher (US, 20-40 cm, 3 PA)"), required=False
+    )
+    distance_cm = forms.FloatField(
+        label=_("Distance (cm: a hand grenade up to 20, the M7 20 to 40)"),
+        min_value=0,
+        max_value=40,
+    )
     moved = forms.BooleanField(label=_("The thrower moved"), required=False)
     los_to_marker = forms.BooleanField(
         label=_("The thrower sees the marker"), required=False, initial=True
@@ -311,9 +324,62 @@ class SupportForm(_SoldierChoices, DiceForm):
     radio_operator = forms.BooleanField(label=_("Radio operator sees the marker"), required=False)
 
 
-class POForm(forms.Form):
-    amount = forms.IntegerField(label=_("PO change (+ or −)"))
-    reason = forms.CharField(label=_("Why"), max_length=120)
+class ProjectorForm(_SoldierChoices, DiceForm):
+    turn = _turn_field()
+    firer = soldier_field(_("Firer (Panzerfaust or another grenade projector)"))
+    moved = forms.BooleanField(label=_("The firer moved this activation (−2)"), required=False)
+    distance_cm = forms.FloatField(label=_("Distance to the target (cm, up to 30)"), min_value=0)
+    target = soldier_field(_("Target"))
+    nearby = soldier_field(_("Soldiers within 3 cm of the target"), required=False, multiple=True)
+    hit_the_dirt = soldier_field(
+        _("…of whom hit the dirt (not at 10 cm or less)"), required=False, multiple=True
+    )
+
+    def targets(self) -> list[str]:
+        d = self.cleaned_data
+        return [d["target"], *[t for t in d["nearby"] if t != d["target"]]]
+
+
+class BombardmentForm(_SoldierChoices, DiceForm):
+    targets = soldier_field(_("Enemy soldiers under the barrage (15 cm)"), multiple=True)
+    hit_the_dirt = soldier_field(_("…of whom hit the dirt"), required=False, multiple=True)
+
+
+class TacticalForm(forms.Form):
+    """The tactical phase (§4.1): the blue tokens each player showed (of 6 chosen)."""
+
+    turn = _turn_field()
+    blue_0 = forms.IntegerField(label=_("Blue tokens shown, player 1"), min_value=2, max_value=6)
+    blue_1 = forms.IntegerField(label=_("Blue tokens shown, player 2"), min_value=2, max_value=6)
+
+    def __init__(self, *args, sides=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for s in sides:
+            self.fields[f"blue_{s.index}"].label = _(
+                "Blue tokens %(p)s showed (the rest of the 6 are yellow)"
+            ) % {"p": s.player}
+
+
+class CorrectionForm(forms.Form):
+    winner = forms.ChoiceField(label=_("Corrected result"), choices=[])
+    reason = forms.CharField(label=_("Why"), max_length=300)
+
+    def __init__(self, *args, sides=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [
+            *[(str(s.index), _("%(p)s wins") % {"p": s.player}) for s in sides],
+            ("draw", _("Draw")),
+        ]
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("Say why the result changes."))
+        return reason
+
+    def winner_index(self) -> int | None:
+        w = self.cleaned_data["winner"]
+        return None if w == "draw" else int(w)
 
 
 class CasualtyForm(_SoldierChoices, forms.Form):
@@ -476,6 +542,20 @@ class PerformanceForm(forms.Form):
         label=_("Result R (advantage included)"),
         help_text=_("The rulebook does not say how to roll it: enter your result."),
     )
+
+
+class BogForm(forms.Form):
+    unit = forms.ChoiceField(label=_("Unit that moves"), choices=[])
+    ground = forms.ChoiceField(label=_("Ground"), choices=_enum(Ground))
+    value = forms.IntegerField(
+        label=_("Performance result R, if a bog check is due"),
+        required=False,
+        help_text=_("Bogged on −2 or less; leave empty to ask whether a check is due."),
+    )
+
+    def __init__(self, *args, units: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = [(str(i), label) for i, label in enumerate(units)]
 
 
 class M36FinishForm(forms.Form):

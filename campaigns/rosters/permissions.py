@@ -47,3 +47,18 @@ def can_see_side_secrets(user, battle: SkirmishBattle, side: SkirmishSide) -> bo
     if mine is not None:
         return mine.pk == side.pk
     return is_neutral_gm(user, battle)
+
+
+def is_organiser(user, battle: SkirmishBattle) -> bool:
+    """Who may correct a finished result alone: a game master of the battle's campaign who
+    plays no side in it, or staff."""
+    if not user.is_authenticated or player_side(user, battle) is not None:
+        return False
+    return user.is_staff or is_neutral_gm(user, battle)
+
+
+def can_correct_result(user, battle: SkirmishBattle) -> bool:
+    """A finished battle's result: its players (both must agree) or an organiser."""
+    if battle.status != SkirmishBattle.Status.FINISHED:
+        return False
+    return player_side(user, battle) is not None or is_organiser(user, battle)

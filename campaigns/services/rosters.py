@@ -236,26 +236,32 @@ def roster_revert(*, change: RosterChange, actor) -> Roster:
     with transaction.atomic():
         locked = lock_roster(change.roster_id)
         _editable(locked, actor)
-        if not change.before or change.kind == RosterChange.Kind.CREATED:
-            raise ValidationError(
-                {"change": [_("This change has no earlier state to go back to.")]}
-            )
-        before = state_of(locked)
-        locked.data = change.before.get("data", locked.data)
-        locked.house_rules = change.before.get("house_rules", locked.house_rules)
-        locked.condition = change.before.get("condition", locked.condition)
-        locked.save(update_fields=["data", "house_rules", "condition", "updated_at"])
-        record_change(
-            locked,
-            kind=RosterChange.Kind.CORRECTION,
-            summary=_("Undid change #%(n)s (%(s)s)") % {"n": change.seq, "s": change.summary},
-            actor=actor,
-            before=before,
-            after=state_of(locked),
-            battle=change.battle,
-            reverts=change,
-        )
+        undo_change(locked, change, actor=actor)
     return locked
+
+
+def undo_change(locked: Roster, change: RosterChange, *, actor, why: str = "") -> RosterChange:
+    """The roster history's undo, for a caller that holds the roster lock and has checked who
+    may do it: the roster goes back to the state before `change`; a correction row keeps
+    both states."""
+    if not change.before or change.kind == RosterChange.Kind.CREATED:
+        raise ValidationError({"change": [_("This change has no earlier state to go back to.")]})
+    before = state_of(locked)
+    locked.data = change.before.get("data", locked.data)
+    locked.house_rules = change.before.get("house_rules", locked.house_rules)
+    locked.condition = change.before.get("condition", locked.condition)
+    locked.save(update_fields=["data", "house_rules", "condition", "updated_at"])
+    summary = _("Undid change #%(n)s (%(s)s)") % {"n": change.seq, "s": change.summary}
+    return record_change(
+        locked,
+        kind=RosterChange.Kind.CORRECTION,
+        summary=f"{summary}: {why}" if why else summary,
+        actor=actor,
+        before=before,
+        after=state_of(locked),
+        battle=change.battle,
+        reverts=change,
+    )
 
 
 def roster_archive(*, roster: Roster, actor, archived: bool = True) -> Roster:
@@ -288,4 +294,5 @@ __all__ = [
     "roster_revert",
     "roster_update",
     "state_of",
+    "undo_change",
 ]

@@ -32,6 +32,7 @@ from campaigns.models import (
     SkirmishEvent,
     SkirmishSide,
 )
+from campaigns.models.rosters import SkirmishCorrection
 from campaigns.rosters.engine import (
     M1936,
     PARABELLUM,
@@ -41,15 +42,18 @@ from campaigns.rosters.engine import (
     pb_house_rules,
     pb_report,
 )
-from campaigns.services.rosters import lock_roster, record_change, state_of
-from rules.dice import DiceSource, EnteredDice, ServerDice, parse_entry
+from campaigns.rosters.permissions import is_organiser
+from campaigns.services.rosters import lock_roster, record_change, state_of, undo_change
+from rules.dice import DiceSource, Distribution, EnteredDice, ServerDice, parse_entry
 from rules.errors import DiceError, RollNeeded, RuleError, TableDataError
 from rules.explain import DecisionRequired, Explanation
+from rules.m1936 import bogging as m36b
 from rules.m1936 import construction as m36c
 from rules.m1936 import morale as m36m
 from rules.m1936 import scenario as m36s
 from rules.m1936 import weather as m36w
 from rules.m1936.army import effective_rules
+from rules.m1936.data import catalogue
 from rules.m1936.house_rules import UnitCondition, carry_over
 from rules.m1936.performance import performance_result
 from rules.m1936.validation import validate_army
@@ -68,9 +72,10 @@ from rules.parabellum.battle import (
     ModelState,
     SideState,
     TurnState,
+    tactical_phase,
     validate_battle,
 )
-from rules.parabellum.data import nation
+from rules.parabellum.data import nation, weapon
 from rules.parabellum.house_rules import apply_post_battle, outcome_for
 from rules.parabellum.roster import Roster as PBRoster
 from rules.parabellum.roster import soldier_weapon
@@ -593,6 +598,20 @@ def _assault_parts(troops, attacker: str, defender: str, params: dict[str, Any])
     assailant = pba.Assailant(
         a.id, movement, a.experience, soldier_weapon(a_troop.roster, a).has("assault")
     )
+    assistant = params.get("mg_assistant") or ""
+    if assistant:
+        if _find(troops, assistant, "mg_assistant") is not d_troop or assistant == defender:
+            raise ValidationError(
+                {"mg_assistant": [_("The assistant is another soldier of the assaulted side.")]}
+            )
+        helper = d_troop.soldier(_sid(assistant), "mg_assistant")
+        if not soldier_weapon(d_troop.roster, d).has("assistant"):
+            raise ValidationError(
+                {"mg_assistant": [_("%(s)s does not hold the MG.") % {"s": d.id}]}
+            )
+        if d_troop.down(helper.id):
+            raise ValidationError({"mg_assistant": [_("%(s)s is down.") % {"s": helper.id}]})
+        assistant = helper.id
     defenders = [
         pba.Defender(
             d.id,
@@ -601,6 +620,7 @@ def _assault_parts(troops, attacker: str, defender: str, params: dict[str, Any])
             assault_weapon=soldier_weapon(d_troop.roster, d).has("assault"),
             heavy_cover=bool(params.get("heavy_cover")),
             marked_by_covering_fire=bool(params.get("marked")),
+            mg_assistant=assistant or None,
         )
     ]
     second = params.get("second_defender") or ""
@@ -727,6 +747,34 @@ def area_preview(
     return Preview(lines or [(_("Targets"), _("choose the soldiers caught in the area"))])
 
 
+def projector_preview(
+    *, battle: SkirmishBattle, distance_cm: float, moved: bool, targets: list[str]
+) -> Preview:
+    """Exact odds of a grenade-projector shot and of each caught soldier's 11+ evasion."""
+    troops = _troops(battle)
+    with engine_errors("distance_cm"):
+        needed = pbx.projector_needed(float(distance_cm))
+        mod = pbx.PROJECTOR_MOVED_PENALTY if moved else 0
+        p_hit = Distribution.of("3d6", modifier=mod).p_at_least(needed)
+        attack = pbx.projector_evasion(float(distance_cm))
+    lines = [
+        (
+            _("Hit: 3D6%(m)s needs %(n)s+") % {"m": f" {mod:+d}" if mod else "", "n": needed},
+            _pct(p_hit),
+        )
+    ]
+    for t in targets or []:
+        troop = _find(troops, t, "targets")
+        x = troop.soldier(_sid(t), "targets")
+        lines.append(
+            _odds_lines(
+                f"{x.id} ({x.experience}) vs {attack.name}",
+                pbe.fixed_evasion_odds(attack, x.experience),
+            )
+        )
+    return Preview(lines)
+
+
 def skirmish_grenade(
     *,
     battle: SkirmishBattle,
@@ -739,9 +787,12 @@ def skirmish_grenade(
     targets: list[str],
     hit_the_dirt: list[str],
     dice,
+    launcher: bool = False,
 ) -> SkirmishEvent:
     """A hand grenade (§6.4): the marker deviates, everyone in the 6 cm blast is suppressed
-    and evades 9+; hitting the dirt costs PO and skips the roll (DECISIONS D-6)."""
+    and evades 9+; hitting the dirt costs PO and skips the roll (DECISIONS D-6).
+    `launcher`: the US M7 (20-40 cm, the firer sees the marker, always 2D6 deviation;
+    the soldiers caught evade 9+ or are eliminated) — only a soldier carrying one."""
     _check_turn(turn)
     with transaction.atomic():
         battle = lock_battle(battle.pk)
@@ -749,25 +800,191 @@ def skirmish_grenade(
         _player_side(battle, actor)
         troops = _troops(battle)
         t_troop = _find(troops, thrower, "thrower")
-        t_troop.soldier(_sid(thrower), "thrower")
+        soldier = t_troop.soldier(_sid(thrower), "thrower")
+        if t_troop.down(soldier.id):
+            raise ValidationError({"thrower": [_("%(s)s is down.") % {"s": soldier.id}]})
+        if launcher and "grenade_launcher" not in soldier.extras:
+            raise ValidationError(
+                {"thrower": [_("%(s)s carries no M7 grenade launcher.") % {"s": soldier.id}]}
+            )
         caught = _area_targets(troops, targets, hit_the_dirt)
         ex = Explanation()
         with engine_errors("distance_cm"):
-            dev = pbx.throw_grenade(
-                float(distance_cm), dice, moved=moved, los_to_marker=los_to_marker
-            )
+            if launcher:
+                dev = pbx.fire_grenade_launcher(
+                    float(distance_cm), dice, los_to_marker=los_to_marker
+                )
+            else:
+                dev = pbx.throw_grenade(
+                    float(distance_cm), dice, moved=moved, los_to_marker=los_to_marker
+                )
             ex.extend(dev.explanation)
-            results = pbe.resolve_fixed_evasions(pbe.GRENADE, [t for _tr, t in caught], dice)
+            attack = pbe.GRENADE_LAUNCHER if launcher else pbe.GRENADE
+            results = pbe.resolve_fixed_evasions(attack, [t for _tr, t in caught], dice)
         _all_dice_used(dice)
-        outcomes = _apply_area(caught, results, ex, turn, "grenade")
+        cause = "grenade_launcher" if launcher else "grenade"
+        outcomes = _apply_area(caught, results, ex, turn, cause)
+        summary = (
+            _("Turn %(t)s: %(s)s fires the M7 launcher (deviation %(d)s cm): %(o)s")
+            if launcher
+            else _("Turn %(t)s: %(s)s throws a grenade (deviation %(d)s cm): %(o)s")
+        )
         return log_event(
             battle,
             kind=SkirmishEvent.Kind.ROLL,
-            summary=_("Turn %(t)s: %(s)s throws a grenade (deviation %(d)s cm): %(o)s")
-            % {"t": turn, "s": _sid(thrower), "d": dev.distance_cm, "o": outcomes},
+            summary=summary % {"t": turn, "s": soldier.id, "d": dev.distance_cm, "o": outcomes},
             actor=actor,
-            rule="6.4",
+            rule="10 ESTADOS UNIDOS" if launcher else "6.4",
             data={"explanation": ex.as_list(), "rolls": _rolls(dice)},
+        )
+
+
+def _projector_weapon(troop: Troop, soldier):
+    """The soldier's grenade projector (the primary weapon or an extra such as the
+    Panzerfaust), or None."""
+    code = troop.roster.type.nation
+    for key in (soldier.weapon, *soldier.extras):
+        try:
+            w = weapon(code, key)
+        except RuleError:
+            continue
+        if w.has("grenade_projector"):
+            return w
+    return None
+
+
+def skirmish_projector(
+    *,
+    battle: SkirmishBattle,
+    actor,
+    turn: int,
+    firer: str,
+    distance_cm: float,
+    moved: bool,
+    targets: list[str],
+    hit_the_dirt: list[str],
+    dice,
+) -> SkirmishEvent:
+    """A grenade-projector shot (§6.6, 2 PA): 3D6 against 7+/9+/11+ by distance, −2 if the
+    firer moved; on a hit the target (first) and every soldier within 3 cm are suppressed and
+    evade 11+ or are eliminated; no hitting the dirt at 10 cm or less (DECISIONS D-7).
+    A single-use weapon (Panzerfaust) fires once per battle."""
+    _check_turn(turn)
+    with transaction.atomic():
+        battle = lock_battle(battle.pk)
+        _playing(battle, PARABELLUM)
+        _player_side(battle, actor)
+        troops = _troops(battle)
+        f_troop = _find(troops, firer, "firer")
+        soldier = f_troop.soldier(_sid(firer), "firer")
+        if f_troop.down(soldier.id):
+            raise ValidationError({"firer": [_("%(s)s is down.") % {"s": soldier.id}]})
+        gun = _projector_weapon(f_troop, soldier)
+        if gun is None:
+            raise ValidationError(
+                {"firer": [_("%(s)s carries no grenade projector.") % {"s": soldier.id}]}
+            )
+        if (
+            gun.has("single_use")
+            and SkirmishEvent.objects.filter(battle=battle, data__projector=firer).exists()
+        ):
+            raise ValidationError(
+                {
+                    "firer": [
+                        _("%(s)s has already fired the %(w)s (single use).")
+                        % {"s": soldier.id, "w": gun.model}
+                    ]
+                }
+            )
+        caught = _area_targets(troops, targets, hit_the_dirt)
+        if caught[0][0] is f_troop:
+            raise ValidationError({"targets": [_("The first soldier is the enemy target.")]})
+        ex = Explanation()
+        with engine_errors("distance_cm"):
+            shot = pbx.fire_projector(float(distance_cm), dice, moved=moved)
+            ex.extend(shot.explanation)
+            results = []
+            if shot.hit:
+                with engine_errors("hit_the_dirt"):
+                    results = pbe.resolve_fixed_evasions(
+                        pbx.projector_evasion(float(distance_cm)), [t for _tr, t in caught], dice
+                    )
+        _all_dice_used(dice)
+        outcomes = _apply_area(caught, results, ex, turn, "projector") if shot.hit else ""
+        return log_event(
+            battle,
+            kind=SkirmishEvent.Kind.ROLL,
+            summary=_("Turn %(t)s: %(s)s fires the %(w)s at %(d)s cm: %(m)s vs %(n)s+ → %(o)s")
+            % {
+                "t": turn,
+                "s": soldier.id,
+                "w": gun.model,
+                "d": float(distance_cm),
+                "m": shot.modified,
+                "n": shot.needed,
+                "o": outcomes or _("miss"),
+            },
+            actor=actor,
+            rule="6.6",
+            data={
+                "explanation": ex.as_list(),
+                "rolls": _rolls(dice),
+                "projector": firer,
+                "hit": shot.hit,
+                "odds": {"hit": _pct(shot.p_hit)},
+            },
+        )
+
+
+def skirmish_bombardment(
+    *, battle: SkirmishBattle, actor, targets: list[str], hit_the_dirt: list[str], dice
+) -> SkirmishEvent:
+    """The free British preliminary bombardment ("STONK", 10 GRAN BRETAÑA): once, before
+    turn 1, as 4-PO artillery (radius 15 cm, 3D6 deviation); the soldiers caught evade 9+ or
+    are suppressed — it never eliminates (DECISIONS D-17)."""
+    with transaction.atomic():
+        battle = lock_battle(battle.pk)
+        _playing(battle, PARABELLUM)
+        side = _player_side(battle, actor)
+        troops = _troops(battle)
+        if "stonk" not in troops[side.index].roster.type.special_rules:
+            raise ValidationError(
+                {"__all__": [_("Only British squads have the preliminary bombardment.")]}
+            )
+        if SkirmishEvent.objects.filter(battle=battle, data__stonk=side.index).exists():
+            raise ValidationError(
+                {"__all__": [_("The preliminary bombardment was already fired.")]}
+            )
+        started = (
+            battle.turns
+            or battle.tactical
+            or SkirmishEvent.objects.filter(battle=battle, kind=SkirmishEvent.Kind.ROLL)
+            .exclude(data__has_key="stonk")
+            .exists()
+        )
+        if started:
+            raise ValidationError(
+                {"__all__": [_("The preliminary bombardment comes before turn 1.")]}
+            )
+        caught = _area_targets(troops, targets, hit_the_dirt)
+        if any(troop is troops[side.index] for troop, _t in caught):
+            raise ValidationError({"targets": [_("Choose enemy soldiers under the barrage.")]})
+        ex = Explanation()
+        with engine_errors("targets"):
+            bomb = pbsup.stonk(dice)
+            ex.extend(bomb.explanation)
+            with engine_errors("hit_the_dirt"):
+                results = pbe.resolve_fixed_evasions(bomb.attack, [t for _tr, t in caught], dice)
+        _all_dice_used(dice)
+        outcomes = _apply_area(caught, results, ex, 1, "artillery")
+        return log_event(
+            battle,
+            kind=SkirmishEvent.Kind.ROLL,
+            summary=_("Preliminary bombardment (STONK, radius %(r)s cm, deviation %(d)s cm): %(o)s")
+            % {"r": bomb.radius_cm, "d": bomb.deviation.distance_cm, "o": outcomes},
+            actor=actor,
+            rule=pbsup.GBR,
+            data={"explanation": ex.as_list(), "rolls": _rolls(dice), "stonk": side.index},
         )
 
 
@@ -873,28 +1090,71 @@ def skirmish_support(
         )
 
 
-def skirmish_po_adjust(*, battle: SkirmishBattle, actor, amount: int, reason: str) -> SkirmishEvent:
-    """PO gained (tactical-phase yellow tokens, §4.1) or a correction of the player's own PO."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise ValidationError({"reason": [_("Say why the PO change.")]})
+def skirmish_tactical(
+    *, battle: SkirmishBattle, actor, turn: int, blue: tuple[int, int]
+) -> SkirmishEvent:
+    """The tactical phase of a turn (§4.1): both players reveal 6 of their tokens (6 blue, 4
+    yellow); more blue takes the initiative (a tie: last turn's holder, the attacker on turn
+    1); each yellow gives 1 PO, 2 when the opponent showed none. Turns are entered in order,
+    once each; the PO are added to each side's ledger."""
+    _check_turn(turn)
     with transaction.atomic():
         battle = lock_battle(battle.pk)
         _playing(battle, PARABELLUM)
-        side = _player_side(battle, actor)
-        if amount == 0 or side.po + amount < 0:
+        _player_side(battle, actor)
+        done = list(battle.tactical or [])
+        if any(t["turn"] == turn for t in done):
             raise ValidationError(
-                {"amount": [_("PO cannot go below 0 (you hold %(n)s).") % {"n": side.po}]}
+                {"turn": [_("The tactical phase of turn %(t)s is already recorded.") % {"t": turn}]}
             )
-        side.po += amount
-        side.save(update_fields=["po"])
+        if turn != len(done) + 1:
+            raise ValidationError(
+                {
+                    "turn": [
+                        _("Record the tactical phase of turn %(t)s first.") % {"t": len(done) + 1}
+                    ]
+                }
+            )
+        sides = _sides(battle)
+        attacker = next(s.index for s in sides if s.role == "attacker")
+        previous = done[-1]["initiative"] if done else None
+        try:
+            blue = (int(blue[0]), int(blue[1]))
+        except (TypeError, ValueError, IndexError):
+            raise ValidationError({"blue_0": [_("Blue tokens shown by each player.")]}) from None
+        with engine_errors("blue_0"):
+            result = tactical_phase(blue, turn=turn, attacker=attacker, previous_holder=previous)
+        for s in sides:
+            s.po += result.po_gained[s.index]
+            s.save(update_fields=["po"])
+        battle.tactical = [
+            *done,
+            {
+                "turn": turn,
+                "blue": list(blue),
+                "initiative": result.initiative,
+                "po_gained": list(result.po_gained),
+            },
+        ]
+        battle.save(update_fields=["tactical"])
+        holder = sides[result.initiative].player
         return log_event(
             battle,
-            kind=SkirmishEvent.Kind.EVENT,
-            summary=_("%(p)s PO %(a)+d (%(r)s): now %(n)s")
-            % {"p": actor, "a": amount, "r": reason, "n": side.po},
+            kind=SkirmishEvent.Kind.RULE,
+            summary=_(
+                "Turn %(t)s tactical phase: blue %(a)s / %(b)s → initiative %(p)s; PO +%(x)s / +%(y)s"
+            )
+            % {
+                "t": turn,
+                "a": blue[0],
+                "b": blue[1],
+                "p": holder,
+                "x": result.po_gained[0],
+                "y": result.po_gained[1],
+            },
             actor=actor,
             rule="4.1",
+            data={"explanation": result.explanation.as_list()},
         )
 
 
@@ -1174,6 +1434,229 @@ def skirmish_apply_house_rules(*, battle: SkirmishBattle, actor, dice: DiceSourc
             data={"explanation": post.explanation.as_list(), "rolls": _rolls(dice)},
         )
     return change
+
+
+# --- corrections of a finished result -------------------------------------------------------
+
+
+def _result_text(sides: list[SkirmishSide], winner_index: int | None) -> str:
+    if winner_index is None:
+        return _("a draw")
+    return _("%(p)s wins") % {"p": sides[winner_index].player}
+
+
+def skirmish_result_correct(
+    *, battle: SkirmishBattle, actor, winner_index: int | None, reason: str
+) -> SkirmishCorrection:
+    """Correct a finished battle's result. An organiser (a neutral game master of the
+    battle's campaign, or staff) applies it at once. A player proposes it (replacing their
+    own earlier proposal); when the other player has proposed the same result, this is their
+    agreement and it is applied. Both results stay in the log with the reason."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": [_("Say why the result changes.")]})
+    if winner_index not in (None, 0, 1):
+        raise ValidationError({"winner": [_("Choose the winner or a draw.")]})
+    with transaction.atomic():
+        battle = lock_battle(battle.pk)
+        if battle.status != SkirmishBattle.Status.FINISHED:
+            raise ValidationError({"__all__": [_("Only a finished battle's result is corrected.")]})
+        sides = _sides(battle)
+        mine = next((s for s in sides if s.player_id == getattr(actor, "pk", None)), None)
+        organiser = mine is None and is_organiser(actor, battle)
+        if mine is None and not organiser:
+            raise ValidationError(
+                {"__all__": [_("Only the battle's players or an organiser correct its result.")]}
+            )
+        if winner_index == battle.winner_index:
+            raise ValidationError({"winner": [_("That is already the result.")]})
+        pending = list(
+            SkirmishCorrection.objects.filter(
+                battle=battle, status=SkirmishCorrection.Status.PROPOSED
+            )
+        )
+        theirs = next(
+            (c for c in pending if c.proposed_by_id != actor.pk and c.winner_index == winner_index),
+            None,
+        )
+        if organiser or theirs is not None:
+            for c in pending:
+                if c is not theirs:
+                    c.status = SkirmishCorrection.Status.WITHDRAWN
+                    c.decided_at = timezone.now()
+                    c.save(update_fields=["status", "decided_at"])
+            corr = theirs or SkirmishCorrection(
+                battle=battle,
+                previous_winner_index=battle.winner_index,
+                winner_index=winner_index,
+                reason=reason[:300],
+                proposed_by=actor,
+            )
+            corr.agreed_by = actor
+            _apply_correction(battle, sides, corr, actor)
+            return corr
+        for c in pending:
+            if c.proposed_by_id == actor.pk:
+                c.status = SkirmishCorrection.Status.WITHDRAWN
+                c.decided_at = timezone.now()
+                c.save(update_fields=["status", "decided_at"])
+        corr = SkirmishCorrection.objects.create(
+            battle=battle,
+            previous_winner_index=battle.winner_index,
+            winner_index=winner_index,
+            reason=reason[:300],
+            proposed_by=actor,
+        )
+        log_event(
+            battle,
+            kind=SkirmishEvent.Kind.CORRECTION,
+            summary=_(
+                "%(p)s proposes correcting the result from “%(a)s” to “%(b)s” (%(r)s); "
+                "it applies when the other player agrees."
+            )
+            % {
+                "p": actor,
+                "a": _result_text(sides, battle.winner_index),
+                "b": _result_text(sides, winner_index),
+                "r": corr.reason,
+            },
+            actor=actor,
+            data={"proposal": corr.pk},
+        )
+        return corr
+
+
+def skirmish_result_agree(*, battle: SkirmishBattle, actor, correction_id: int):
+    """The other player agrees with a pending proposal: it is applied."""
+    with transaction.atomic():
+        battle = lock_battle(battle.pk)
+        corr = SkirmishCorrection.objects.filter(
+            pk=correction_id, battle=battle, status=SkirmishCorrection.Status.PROPOSED
+        ).first()
+        if corr is None:
+            raise ValidationError(
+                {"__all__": [_("That proposal is no longer pending: reload the page.")]}
+            )
+        if corr.proposed_by_id == actor.pk:
+            raise ValidationError(
+                {"__all__": [_("The other player (or an organiser) must agree to your proposal.")]}
+            )
+        return skirmish_result_correct(
+            battle=battle, actor=actor, winner_index=corr.winner_index, reason=corr.reason
+        )
+
+
+def _post_battle_changes(battle: SkirmishBattle, side: SkirmishSide) -> list[RosterChange]:
+    """House-rule changes this battle made to the side's roster that were not undone yet."""
+    if side.roster_id is None or side.applied_at is None:
+        return []
+    changes = list(
+        RosterChange.objects.filter(
+            roster_id=side.roster_id, battle=battle, kind=RosterChange.Kind.POST_BATTLE
+        ).order_by("-seq")
+    )
+    undone = set(
+        RosterChange.objects.filter(reverts__in=changes).values_list("reverts_id", flat=True)
+    )
+    return [c for c in changes if c.pk not in undone]
+
+
+def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
+    """Undo the house-rule changes already applied (through the roster history's undo), or
+    refuse with the reason; then the new result, a log entry keeping both, and a history
+    note on each roster. The caller holds the battle lock."""
+    plan: list[tuple[SkirmishSide, Roster, list[RosterChange]]] = []
+    problems: list[str] = []
+    for s in sides:
+        changes = _post_battle_changes(battle, s)
+        if not changes:
+            continue
+        roster = lock_roster(s.roster_id)
+        if roster.archived_at is not None:
+            problems.append(
+                _("“%(r)s” is archived: restore it so its house-rule changes can be undone.")
+                % {"r": roster.name}
+            )
+            continue
+        newest = changes[0]
+        if state_of(roster) != {**state_of(roster), **newest.after}:
+            later = (
+                RosterChange.objects.filter(roster=roster, seq__gt=newest.seq)
+                .order_by("seq")
+                .first()
+            )
+            problems.append(
+                _(
+                    "“%(r)s” changed after the house rules were applied (#%(n)s %(s)s): undoing "
+                    "them would lose that change. Undo it in the roster's history first, or "
+                    "correct the roster by hand."
+                )
+                % {
+                    "r": roster.name,
+                    "n": later.seq if later else "?",
+                    "s": later.summary if later else "",
+                }
+            )
+            continue
+        plan.append((s, roster, changes))
+    if problems:
+        raise ValidationError({"__all__": problems})
+    before, after = battle.winner_index, corr.winner_index
+    why = _("the result of %(b)s was corrected") % {"b": battle}
+    undone = []
+    for s, roster, changes in plan:
+        for change in changes:  # newest first
+            undo_change(roster, change, actor=actor, why=why)
+            undone.append({"roster": roster.name, "change": change.seq})
+        s.applied_at = None
+        s.save(update_fields=["applied_at"])
+    for s in sides:
+        if s.roster_id is None:
+            continue
+        roster = lock_roster(s.roster_id)
+        record_change(
+            roster,
+            kind=RosterChange.Kind.CORRECTION,
+            summary=_("Result of %(b)s corrected: now %(res)s (%(r)s)")
+            % {
+                "b": battle,
+                "res": _("won") if after == s.index else _("drew") if after is None else _("lost"),
+                "r": corr.reason,
+            },
+            actor=actor,
+            battle=battle,
+        )
+    battle.winner_index = after
+    if battle.score:
+        battle.score = {**battle.score, "winner": after}
+    battle.save(update_fields=["winner_index", "score"])
+    corr.status = SkirmishCorrection.Status.APPLIED
+    corr.decided_at = timezone.now()
+    corr.save()
+    agreed = (
+        _("applied by the organiser %(u)s") % {"u": actor}
+        if corr.proposed_by_id == actor.pk
+        else _("proposed by %(p)s, agreed by %(u)s") % {"p": corr.proposed_by, "u": actor}
+    )
+    log_event(
+        battle,
+        kind=SkirmishEvent.Kind.CORRECTION,
+        summary=_("Result corrected: was “%(a)s”, now “%(b)s” — %(r)s (%(w)s)%(u)s")
+        % {
+            "a": _result_text(sides, before),
+            "b": _result_text(sides, after),
+            "r": corr.reason,
+            "w": agreed,
+            "u": _("; house-rule changes undone, apply them again") if undone else "",
+        },
+        actor=actor,
+        data={
+            "before": {"winner_index": before},
+            "after": {"winner_index": after},
+            "reason": corr.reason,
+            "undone": undone,
+        },
+    )
 
 
 # --- 1936 ------------------------------------------------------------------------------------
@@ -1534,4 +2017,66 @@ def m36_post_battle(
             after=state_of(roster),
             explanation=ex.as_list(),
             battle=battle,
+        )
+
+
+def m36_bog_check(
+    *, battle: SkirmishBattle, actor, unit: int, ground: str, value: int | None
+) -> SkirmishEvent:
+    """A unit of the actor's army moves over `ground`: whether a bog check is due under the
+    current weather (IV.7, XV.2), and when it is, the entered performance result R decides
+    (bogged on −2 or less)."""
+    with transaction.atomic():
+        battle = lock_battle(battle.pk)
+        side = _m36(battle, actor)
+        if not battle.weather:
+            raise ValidationError(
+                {"ground": [_("Roll the weather first: it decides where vehicles may bog down.")]}
+            )
+        army = m36_army_list(side.snapshot)
+        if not isinstance(unit, int) or not 0 <= unit < len(army.entries):
+            raise ValidationError({"unit": [_("Choose one of your units.")]})
+        if ground not in m36b.Ground.__members__.values():
+            raise ValidationError({"ground": [_("Choose the ground.")]})
+        entry = army.entries[unit]
+        weather = m36w.Weather(battle.weather["current"]["weather"])
+        with engine_errors("unit"):
+            profile = catalogue().profile(army.faction, entry.profile)
+            risk = m36b.bog_risk(profile, m36b.Ground(ground), weather)
+        ex = Explanation()
+        ex.extend(risk.explanation)
+        name = f"{unit + 1}. {entry.label or entry.profile}"
+        if not risk.at_risk:
+            if value is not None:
+                raise ValidationError({"value": [_("No bog check is due here: leave R empty.")]})
+            summary = _("%(u)s moves over %(g)s (%(w)s): no bog check") % {
+                "u": name,
+                "g": ground,
+                "w": weather,
+            }
+            bogged = False
+        else:
+            if value is None:
+                why = "; ".join(st.text for st in risk.explanation if st.value is True)
+                raise ValidationError(
+                    {"value": [_("A bog check is due (%(why)s): enter R.") % {"why": why}]}
+                )
+            with engine_errors("value"):
+                check = m36b.bog_check(value)
+            ex.extend(check.explanation)
+            bogged = check.bogged
+            summary = _("%(u)s moves over %(g)s (%(w)s): bog check R = %(r)s → %(o)s") % {
+                "u": name,
+                "g": ground,
+                "w": weather,
+                "r": check.result,
+                "o": _("bogged down") if bogged else _("keeps moving"),
+            }
+        return log_event(
+            battle,
+            kind=SkirmishEvent.Kind.ROLL if risk.at_risk else SkirmishEvent.Kind.RULE,
+            summary=summary,
+            actor=actor,
+            rule=m36b.RULE,
+            data={"explanation": ex.as_list(), "bogged": bogged, "weather": str(weather)},
         )

@@ -15,9 +15,11 @@ from campaigns.models import Roster, RosterChange, SkirmishBattle
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import M1936, PARABELLUM, pb_house_rules, report
 from campaigns.rosters.permissions import (
+    can_correct_result,
     can_edit_roster,
     can_view_battle,
     can_view_roster,
+    is_organiser,
     player_side,
 )
 from campaigns.selectors.rosters import (
@@ -34,7 +36,12 @@ from campaigns.selectors.rosters import (
 from campaigns.services import rosters as svc
 from campaigns.services import skirmish as sk
 from campaigns.views.common import partial_request
+from rules.errors import RuleError
 from rules.m1936.army import ArmyList
+from rules.m1936.bogging import Ground, bog_risk, can_bog
+from rules.m1936.data import catalogue
+from rules.m1936.weather import Weather
+from rules.parabellum.battle import TURNS
 from rules.parabellum.roster import Roster as PBRoster
 
 HISTORY_ON_PAGE = 10
@@ -349,17 +356,24 @@ def _forms(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
         f["join"] = rf.JoinForm(user=request.user, system=battle.system)
     if battle.status == "playing" and me and battle.system == PARABELLUM:
         soldiers = _soldier_choices(sides)
-        for name, cls in (
+        f["tactical"] = rf.TacticalForm(
+            sides=sides,
+            initial={"turn": min(len(battle.tactical or []) + 1, TURNS)},
+        )
+        kinds = [
             ("shoot", rf.ShotForm),
             ("assault", rf.AssaultForm),
             ("grenade", rf.GrenadeForm),
+            ("projector", rf.ProjectorForm),
             ("support", rf.SupportForm),
             ("casualty", rf.CasualtyForm),
-        ):
+        ]
+        if _stonk_ready(battle, me):
+            kinds.insert(0, ("bombardment", rf.BombardmentForm))
+        for name, cls in kinds:
             form = cls()
             form.set_soldiers(soldiers)
             f[name] = form
-        f["po"] = rf.POForm()
         f["turn"] = rf.TurnForm(
             soldiers=soldiers,
             initial={
@@ -382,43 +396,111 @@ def _forms(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
         f["fortify"] = rf.FortificationForm()
         f["morale"] = rf.MoraleForm(units=_unit_labels(me.snapshot))
         f["performance"] = rf.PerformanceForm()
+        if battle.weather:
+            f["bog"] = rf.BogForm(units=_unit_labels(me.snapshot))
         f["m36finish"] = rf.M36FinishForm(sides=sides)
     if battle.status == "finished" and me and me.applied_at is None and me.roster_id:
         if battle.system == PARABELLUM:
             f["apply"] = rf.DiceForm()
         else:
             f["conditions"] = rf.ConditionForm(units=_unit_labels(me.snapshot))
+    if can_correct_result(request.user, battle):
+        f["correct"] = rf.CorrectionForm(sides=sides)
     if bound:
         f.update(bound)
+    for name, form in f.items():  # one page, many forms: ids unique per action
+        form.auto_id = f"id_{name}_%s"
     return f
 
 
-def skirmish_detail_view(request, pk: int, *, bound: dict | None = None, status: int = 200):
-    battle = _battle(request, pk)
-    events = battle_events(request.user, battle)
-    if partial_request(request) and request.GET.get("partial") == "log":
-        return render(request, "rosters/battle.html#battle-log", {"events": events})
+def _stonk_ready(battle: SkirmishBattle, me) -> bool:
+    """A British player before turn 1 who has not fired the preliminary bombardment."""
+    if me is None or not me.snapshot or battle.turns or battle.tactical:
+        return False
+    if "stonk" not in PBRoster.from_dict(me.snapshot).type.special_rules:
+        return False
+    return not battle.events.filter(data__stonk=me.index).exists()
+
+
+def _bog_context(battle: SkirmishBattle, sides) -> dict | None:
+    """Where each unit that can bog down must check, under the current weather (IV.7, XV.2)."""
+    if not battle.weather:
+        return None
+    weather = Weather(battle.weather["current"]["weather"])
+    grounds = list(Ground)
+    rows = []
+    for s in sides:
+        if not s.snapshot:
+            continue
+        army = ArmyList.from_dict(s.snapshot)
+        for i, e in enumerate(army.entries):
+            try:
+                profile = catalogue().profile(army.faction, e.profile)
+            except RuleError:
+                continue
+            if not can_bog(profile):
+                continue
+            risks = [bog_risk(profile, g, weather).at_risk for g in grounds]
+            rows.append(
+                {"player": s.player, "unit": f"{i + 1}. {e.label or e.profile}", "risks": risks}
+            )
+    return {"weather": weather, "grounds": [str(g) for g in grounds], "rows": rows}
+
+
+def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
+    """Everything the battle page and its partials show, as this user may see it."""
     sides = list(battle.sides.all())
-    me = player_side(request.user, battle)
     context = {
         "battle": battle,
         "sides": sides,
-        "me": me,
-        "events": events,
+        "me": player_side(request.user, battle),
+        "events": battle_events(request.user, battle),
         "orders": battle_orders(request.user, battle),
         "sealed": sealed_status(battle) if battle.mode == "orders" else {},
         "forms": _forms(request, battle, bound),
         "turns": battle.turns,
         "score": battle.score,
     }
+    if battle.status == SkirmishBattle.Status.FINISHED:
+        corrections = list(battle.corrections.select_related("proposed_by").order_by("created_at"))
+        context["pending_corrections"] = [c for c in corrections if c.status == "proposed"]
+        context["applied_corrections"] = [c for c in corrections if c.status == "applied"]
     if battle.system == PARABELLUM:
+        context["tactical_rows"] = [
+            {
+                "turn": t["turn"],
+                "cells": list(zip(t["blue"], t["po_gained"], strict=True)),
+                "holder": sides[t["initiative"]].player,
+            }
+            for t in battle.tactical or []
+        ]
         for s in sides:
             s.soldiers = PBRoster.from_dict(s.snapshot).soldiers if s.snapshot else ()
             s.down = {c["soldier_id"]: c for c in s.casualties}
     else:
         for s in sides:
             s.units = _unit_labels(s.snapshot)
+        context["bog"] = _bog_context(battle, sides)
+    return context
+
+
+def skirmish_detail_view(request, pk: int, *, bound: dict | None = None, status: int = 200):
+    battle = _battle(request, pk)
+    if partial_request(request) and request.GET.get("partial") == "log":
+        events = battle_events(request.user, battle)
+        return render(request, "rosters/battle.html#battle-log", {"events": events})
+    context = _battle_context(request, battle, bound)
     return render(request, "rosters/battle.html", context, status=status)
+
+
+def _battle_update(request, pk: int, *, name: str, bound=None, errors=(), done=""):
+    """The htmx answer to an action: the actions panel (the acted form open, with its errors)
+    and, out of band, the state panel and the battle log — all as this user may see them."""
+    battle = _battle(request, pk)
+    context = _battle_context(request, battle, bound)
+    context.update({"acted": name, "action_errors": list(errors), "action_done": done})
+    failed = bool(errors) or any(f is not None and f.errors for f in (bound or {}).values())
+    return render(request, "rosters/_battle_update.html", context, status=400 if failed else 200)
 
 
 ACTIONS = {}
@@ -507,6 +589,7 @@ def _grenade(request, battle, post):
             actor=request.user,
             turn=d["turn"],
             thrower=d["thrower"],
+            launcher=d["launcher"],
             distance_cm=d["distance_cm"],
             moved=d["moved"],
             los_to_marker=d["los_to_marker"],
@@ -536,11 +619,85 @@ def _support(request, battle, post):
     return form
 
 
-@action("po")
-def _po(request, battle, post):
-    form = rf.POForm(post)
+@action("tactical")
+def _tactical(request, battle, post):
+    form = rf.TacticalForm(post, sides=list(battle.sides.all()))
     if form.is_valid():
-        sk.skirmish_po_adjust(battle=battle, actor=request.user, **form.cleaned_data)
+        d = form.cleaned_data
+        sk.skirmish_tactical(
+            battle=battle, actor=request.user, turn=d["turn"], blue=(d["blue_0"], d["blue_1"])
+        )
+    return form
+
+
+@action("projector")
+def _projector(request, battle, post):
+    form = _bound(rf.ProjectorForm, battle, post)
+    if form.is_valid():
+        d = form.cleaned_data
+        sk.skirmish_projector(
+            battle=battle,
+            actor=request.user,
+            turn=d["turn"],
+            firer=d["firer"],
+            distance_cm=d["distance_cm"],
+            moved=d["moved"],
+            targets=form.targets(),
+            hit_the_dirt=d["hit_the_dirt"],
+            dice=_dice(d),
+        )
+    return form
+
+
+@action("bombardment")
+def _bombardment(request, battle, post):
+    form = _bound(rf.BombardmentForm, battle, post)
+    if form.is_valid():
+        d = form.cleaned_data
+        sk.skirmish_bombardment(
+            battle=battle,
+            actor=request.user,
+            targets=d["targets"],
+            hit_the_dirt=d["hit_the_dirt"],
+            dice=_dice(d),
+        )
+    return form
+
+
+@action("correct")
+def _correct(request, battle, post):
+    form = rf.CorrectionForm(post, sides=list(battle.sides.all()))
+    if form.is_valid():
+        sk.skirmish_result_correct(
+            battle=battle,
+            actor=request.user,
+            winner_index=form.winner_index(),
+            reason=form.cleaned_data["reason"],
+        )
+    return form
+
+
+@action("agree")
+def _agree(request, battle, post):
+    raw = post.get("correction", "")
+    if not raw.isdigit():
+        raise ValidationError(_("That proposal is no longer pending: reload the page."))
+    sk.skirmish_result_agree(battle=battle, actor=request.user, correction_id=int(raw))
+
+
+@action("bog")
+def _bog(request, battle, post):
+    me = player_side(request.user, battle)
+    form = rf.BogForm(post, units=_unit_labels(me.snapshot if me else {}))
+    if form.is_valid():
+        d = form.cleaned_data
+        sk.m36_bog_check(
+            battle=battle,
+            actor=request.user,
+            unit=int(d["unit"]),
+            ground=d["ground"],
+            value=d["value"],
+        )
     return form
 
 
@@ -701,22 +858,42 @@ def _conditions(request, battle, post):
 @login_required
 @require_POST
 def skirmish_action(request, pk: int, name: str):
-    """Every battle action: the service runs it, or the form comes back with its errors."""
+    """Every battle action: the service runs it, or the form comes back with its errors.
+    An htmx post gets the actions, state and log panels back in place; a plain post is
+    redirected (or the page is shown again with the errors)."""
     battle = _battle(request, pk)
-    if name not in ACTIONS or player_side(request.user, battle) is None:
+    if name not in ACTIONS:
+        raise Http404
+    if player_side(request.user, battle) is None and not (
+        name in ("correct", "agree") and is_organiser(request.user, battle)
+    ):
         raise Http404
     fn, _cls = ACTIONS[name]
     form = None
+    errors: list[str] = []
     try:
         form = fn(request, battle, request.POST)
     except ValidationError as exc:
-        form = form or _rebind(request, battle, name)
+        form = _rebind(request, battle, name)
         if form is None:
-            for m in exc.messages:
-                messages.error(request, m)
-            return redirect(battle)
-        _apply_errors(form, exc)
-    if form is not None and form.errors:
+            errors = exc.messages
+        else:
+            _apply_errors(form, exc)
+    failed = form is not None and bool(form.errors)
+    if partial_request(request):
+        return _battle_update(
+            request,
+            pk,
+            name=name,
+            bound={name: form} if failed else None,
+            errors=errors,
+            done="" if failed or errors else _("Done — see the battle log."),
+        )
+    if errors:
+        for m in errors:
+            messages.error(request, m)
+        return redirect(battle)
+    if failed:
         return skirmish_detail_view(request, pk, bound={name: form}, status=400)
     messages.success(request, _("Done — see the battle log."))
     return redirect(battle)
@@ -731,7 +908,9 @@ def _rebind(request, battle, name):
     simple = {
         "join": lambda: rf.JoinForm(post, user=request.user, system=battle.system),
         "orders": lambda: rf.OrdersForm(post),
-        "po": lambda: rf.POForm(post),
+        "tactical": lambda: rf.TacticalForm(post, sides=sides),
+        "correct": lambda: rf.CorrectionForm(post, sides=sides),
+        "bog": lambda: rf.BogForm(post, units=_unit_labels(me.snapshot if me else {})),
         "apply": lambda: rf.DiceForm(post),
         "scenario": lambda: rf.ScenarioForm(post),
         "weather": lambda: rf.WeatherForm(post),
@@ -749,6 +928,8 @@ def _rebind(request, battle, name):
         "shoot": rf.ShotForm,
         "assault": rf.AssaultForm,
         "grenade": rf.GrenadeForm,
+        "projector": rf.ProjectorForm,
+        "bombardment": rf.BombardmentForm,
         "support": rf.SupportForm,
         "casualty": rf.CasualtyForm,
     }
@@ -775,6 +956,7 @@ def skirmish_odds(request, pk: int, name: str):
         "shoot": rf.ShotForm,
         "assault": rf.AssaultForm,
         "grenade": rf.GrenadeForm,
+        "projector": rf.ProjectorForm,
         "support": rf.SupportForm,
     }.get(name)
     if cls is None:
@@ -799,7 +981,15 @@ def skirmish_odds(request, pk: int, name: str):
                     **_engine_params(form),
                 )
             elif name == "grenade":
-                preview = sk.area_preview(battle=battle, kind="grenade", targets=d["targets"])
+                kind = "grenade_launcher" if d["launcher"] else "grenade"
+                preview = sk.area_preview(battle=battle, kind=kind, targets=d["targets"])
+            elif name == "projector":
+                preview = sk.projector_preview(
+                    battle=battle,
+                    distance_cm=d["distance_cm"],
+                    moved=d["moved"],
+                    targets=form.targets(),
+                )
             else:
                 preview = sk.area_preview(battle=battle, kind=d["kind"], targets=d["targets"])
         except ValidationError as exc:
