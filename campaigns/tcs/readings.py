@@ -18,7 +18,7 @@ READINGS = {
         _("Reserves count as an Attack order"),
         "6.14.b, A 10",
         _(
-            "The seed says reserves “have an Attack order for check-roll purposes”, but the "
+            "The rulebook says reserves “have an Attack order for check-roll purposes”, but the "
             "check roll (1d6 ≥ rating, 6.14.d) does not depend on type, so the sentence would "
             "do nothing. On: a sheet with reserves is categorised (6.6) with an Attack mission, "
             "so a Hasty Defense or Move sheet with reserves rolls on the Attack row. Off: a "
