@@ -38,6 +38,11 @@ urlpatterns = [
         cc.battle_result_view,
         name="battle-result",
     ),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/correct/",
+        cc.battle_correct_view,
+        name="battle-correct",
+    ),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

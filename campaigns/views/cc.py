@@ -216,83 +216,79 @@ def _after_play(request, campaign: Campaign, battle: Battle, viewer=None):
     return redirect(battle)
 
 
-@login_required
-@require_POST
-def battle_event_view(request, pk: int, number: int):
+def _play_post(request, pk: int, number: int, form_class, service, invalid: str):
+    """A play action (event, roll): validate, call the service, answer with the battle log."""
     campaign, battle = _play_action(request, pk, number)
-    form = EventForm(request.POST)
+    form = form_class(request.POST)
     if form.is_valid():
         try:
-            battle_event_record(battle=battle, actor=request.user, **form.cleaned_data)
+            service(battle=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             flash_errors(request, exc)
     else:
-        messages.error(request, _("Choose what happened and say how."))
+        messages.error(request, invalid)
     return _after_play(request, campaign, battle)
+
+
+@login_required
+@require_POST
+def battle_event_view(request, pk: int, number: int):
+    return _play_post(
+        request, pk, number, EventForm, battle_event_record, _("Choose what happened and say how.")
+    )
 
 
 @login_required
 @require_POST
 def battle_roll_view(request, pk: int, number: int):
+    return _play_post(request, pk, number, RollForm, battle_roll, _("Say what the roll is for."))
+
+
+def _result_post(request, pk: int, number: int, *, correcting: bool):
+    """Enter a battle's result, or (organiser, game master) correct it."""
     campaign, battle = _play_action(request, pk, number)
-    form = RollForm(request.POST)
-    if form.is_valid():
-        try:
-            battle_roll(battle=battle, actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            flash_errors(request, exc)
+    tpl = template_for(campaign.template)
+    sides = list(campaign.sides.all())
+    if correcting:
+        form = CorrectionForm(sides, tpl.result_fields, request.POST, prefix="fix")
     else:
-        messages.error(request, _("Say what the roll is for."))
-    return _after_play(request, campaign, battle)
+        form = ResultForm(sides, tpl.result_fields, request.POST)
+    if not form.is_valid():
+        flash_form_errors(request, form)
+        return redirect(battle)
+    result = {
+        "battle": battle,
+        "actor": request.user,
+        "winner": form.cleaned_data["winner_side"],
+        "details": form.cleaned_data["details"],
+    }
+    try:
+        if correcting:
+            battle_result_correct(**result, reason=form.cleaned_data["reason"])
+        else:
+            battle_result_submit(**result)
+    except ValidationError as exc:
+        flash_errors(request, exc)
+        return redirect(battle)
+    messages.success(
+        request,
+        _("Result corrected; its consequences are applied again.")
+        if correcting
+        else _("Result recorded; the campaign rules are being applied."),
+    )
+    return redirect(campaign)
 
 
 @login_required
 @require_POST
 def battle_result_view(request, pk: int, number: int):
-    campaign, battle = _play_action(request, pk, number)
-    tpl = template_for(campaign.template)
-    form = ResultForm(list(campaign.sides.all()), tpl.result_fields, request.POST)
-    if form.is_valid():
-        try:
-            battle_result_submit(
-                battle=battle,
-                actor=request.user,
-                winner=form.cleaned_data["winner_side"],
-                details=form.cleaned_data["details"],
-            )
-        except ValidationError as exc:
-            flash_errors(request, exc)
-        else:
-            messages.success(request, _("Result recorded; the campaign rules are being applied."))
-            return redirect(campaign)
-    else:
-        flash_form_errors(request, form)
-    return redirect(battle)
+    return _result_post(request, pk, number, correcting=False)
 
 
 @login_required
 @require_POST
 def battle_correct_view(request, pk: int, number: int):
-    campaign, battle = _play_action(request, pk, number)
-    tpl = template_for(campaign.template)
-    form = CorrectionForm(list(campaign.sides.all()), tpl.result_fields, request.POST, prefix="fix")
-    if form.is_valid():
-        try:
-            battle_result_correct(
-                battle=battle,
-                actor=request.user,
-                winner=form.cleaned_data["winner_side"],
-                details=form.cleaned_data["details"],
-                reason=form.cleaned_data["reason"],
-            )
-        except ValidationError as exc:
-            flash_errors(request, exc)
-        else:
-            messages.success(request, _("Result corrected; its consequences are applied again."))
-            return redirect(campaign)
-    else:
-        flash_form_errors(request, form)
-    return redirect(battle)
+    return _result_post(request, pk, number, correcting=True)
 
 
 def full_log(request, pk: int):

@@ -288,3 +288,39 @@ def test_export_never_carries_a_sealed_answer_waiting_for_its_sibling(kurgan, us
     assert "purchase.axis" not in exported["campaign"]["state"]["pending"]["choices"]
     assert all(d["key"] != "purchase.axis" for d in exported["decisions"])
     assert exported["campaign"]["state"]["pending"]["rolls"]  # the orientation roll stays
+
+
+def test_organiser_corrects_a_result_from_the_battle_page(
+    client, kurgan, user, other_user, django_capture_on_commit_callbacks
+):
+    battle = _setup_battle(kurgan, user, other_user)
+    germans, soviets = kurgan.sides.order_by("order")
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("battle-result", args=[kurgan.pk, 1]), {"winner": str(germans.pk)})
+    page = client.get(battle.get_absolute_url()).text
+    assert "Correct the result" in page
+    unconfirmed = client.post(
+        reverse("battle-correct", args=[kurgan.pk, 1]),
+        {"fix-winner": str(soviets.pk), "fix-reason": "misread VP"},
+        follow=True,
+    )
+    assert "This field is required" in unconfirmed.text
+    battle.refresh_from_db()
+    assert battle.winner == germans
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(
+            reverse("battle-correct", args=[kurgan.pk, 1]),
+            {"fix-winner": str(soviets.pk), "fix-reason": "misread VP", "fix-confirm": "on"},
+            follow=True,
+        )
+    assert "Result corrected" in done.text
+    battle.refresh_from_db()
+    assert battle.winner == soviets
+    client.force_login(other_user)
+    refused = client.post(
+        reverse("battle-correct", args=[kurgan.pk, 1]),
+        {"fix-winner": str(germans.pk), "fix-reason": "mine", "fix-confirm": "on"},
+        follow=True,
+    )
+    assert "organiser or game master may correct" in refused.text
