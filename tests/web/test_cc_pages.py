@@ -324,3 +324,24 @@ def test_organiser_corrects_a_result_from_the_battle_page(
         follow=True,
     )
     assert "organiser or game master may correct" in refused.text
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("normandy", ["A1", "map 2", "German Artillery Support Points", "Command leader"]),
+        ("gastadores", ["Scenario 33", "Net VP"]),
+    ],
+)
+def test_every_template_renders_its_dashboard(client, user, template, expected):
+    campaign = cc_campaign_create(creator=user, name="X", template=template, creator_side=0)
+    client.force_login(user)
+    page = client.get(campaign.get_absolute_url())
+    assert page.status_code == 200
+    for text in expected:
+        assert text in page.text
+    if template == "gastadores":
+        assert reverse("cc-tables", args=[campaign.pk]) not in page.text
+        battle = Battle.objects.get(campaign=campaign, number=1)
+        form = client.get(battle.get_absolute_url()).text
+        assert "How it was won" in form and "VP margin" in form
