@@ -33,7 +33,7 @@ def test_no_page_fails_for_a_player_or_a_visitor(client):
     campaign_url = re.search(r'href="(/campaigns/\d+/)"', campaign_page).group(1)
     client.post(campaign_url + "advance/")  # open the sealed purchase
     seen, failures = _crawl(client)
-    assert len(seen) > 20 and failures == []
+    assert len(seen) > 40 and failures == []
     client.logout()
     seen, failures = _crawl(client, "/", "/clubs/", campaign_url)  # a public campaign
     assert len(seen) > 10 and failures == []

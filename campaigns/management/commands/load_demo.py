@@ -1,4 +1,5 @@
-"""Load the demo dataset (idempotent): two players, a club and a Stalingrad campaign.
+"""Load the demo dataset (idempotent): two players, a club with a league, a Stalingrad
+campaign, a TCS operation and two rosters.
 
 The campaign's tables are demo placeholders (campaigns/demo/stalingrad_tables.json), marked
 as such, so the demo can be played through; a real campaign enters its printed values.
@@ -11,9 +12,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaigns.models import Campaign, Club
+from campaigns.models import Campaign, Club, League, Roster
 from campaigns.services import club_create, club_join, side_join
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from campaigns.services.leagues import league_create, result_enter
+from campaigns.services.rosters import roster_create
+from campaigns.services.tcs import tcs_operation_create
 
 DEMO_TABLES = Path(__file__).resolve().parents[2] / "demo" / "stalingrad_tables.json"
 
@@ -59,4 +63,57 @@ class Command(BaseCommand):
                     actor=users["demo"],
                     data=json.loads(DEMO_TABLES.read_text(encoding="utf-8")),
                 )
+            if not League.objects.filter(club=club).exists():
+                self._league(club, users)
+            if not Roster.objects.exists():
+                roster_create(
+                    owner=users["demo"],
+                    system="parabellum",
+                    name="Grenadiers of the 71st",
+                    squad_type="GER/grenadier",
+                )
+                roster_create(
+                    owner=users["rival"],
+                    system="m1936",
+                    name="Columna Durruti",
+                    faction="Republicanos",
+                    role="Defensor",
+                    quality="Regulares",
+                    size="Pequeña",
+                )
+            if not Campaign.objects.filter(system="tcs").exists():
+                tcs_operation_create(
+                    creator=users["demo"],
+                    name="Operation Goodwood: the left flank",
+                    side_names=["British", "Germans"],
+                    ratings=[3, 4],
+                    visibility=Campaign.Visibility.PUBLIC,
+                    creator_side=0,
+                )
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: log in as demo / {DEMO_PASSWORD}"))
+
+    def _league(self, club, users):
+        """A Combat Commander league with two played results (standings and ratings show)."""
+        league = league_create(
+            club=club,
+            actor=users["demo"],
+            name="Autumn ladder",
+            season="2026",
+            system="cc",
+        )
+        for day, scenario, outcome in (
+            ("2026-09-12", "Fat Lipki", "a"),
+            ("2026-10-03", "Hedgerow Hell", "b"),
+            ("2026-10-24", "Fat Lipki", "a"),
+        ):
+            result_enter(
+                league=league,
+                actor=users["demo"],
+                played_on=day,
+                scenario=scenario,
+                side_a="Germans",
+                side_b="Soviets",
+                outcome=outcome,
+                team_a="demo",
+                team_b="rival",
+            )
