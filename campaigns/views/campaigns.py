@@ -13,7 +13,7 @@ from campaigns.permissions import can_view_campaign
 from campaigns.selectors import campaign_log
 from campaigns.services import campaign_create, side_invite, side_join
 from campaigns.views.cc import dashboard_context
-from campaigns.views.common import partial_request, visible_campaign
+from campaigns.views.common import form_errors, partial_request, visible_campaign
 
 LOG_PREVIEW = 30
 
@@ -25,8 +25,7 @@ def campaign_new(request):
         try:
             campaign = campaign_create(creator=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Campaign created. Invite your opponents to a side."))
             return redirect(campaign)

@@ -24,16 +24,7 @@ from campaigns.services.club_admin import (
     club_invite_revoke,
     club_member_set_role,
 )
-from campaigns.views.common import partial_request
-
-
-def form_errors(form, exc: ValidationError) -> None:
-    """Put a service's errors on the form: on the field it names, or on the whole form."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
+from campaigns.views.common import form_errors, partial_request
 
 
 def _club(slug: str) -> Club:

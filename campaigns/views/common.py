@@ -39,3 +39,12 @@ def flash_form_errors(request, form) -> None:
         label = form.fields[field].label if field in form.fields else ""
         for error in errors:
             messages.error(request, f"{label} {error}".strip())
+
+
+def form_errors(form, exc: ValidationError) -> None:
+    """Put a service's errors on the form: on the field it names, or on the whole form."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)

@@ -53,8 +53,8 @@ from campaigns.services.leagues import (
     result_void,
     results_import_csv,
 )
-from campaigns.views.clubs import _club, form_errors
-from campaigns.views.common import partial_request
+from campaigns.views.clubs import _club
+from campaigns.views.common import form_errors, partial_request
 from rules.ratings.standings import METRICS
 
 

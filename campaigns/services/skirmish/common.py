@@ -1,0 +1,161 @@
+"""Plumbing shared by the skirmish services: locking, the battle log, dice and engine errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
+from campaigns.rosters.engine import jsonable
+from rules.dice import DiceSource, EnteredDice, ServerDice, parse_entry
+from rules.errors import DiceError, RollNeeded, RuleError, TableDataError
+from rules.explain import DecisionRequired, Explanation
+
+
+def lock_battle(battle_id: int) -> SkirmishBattle:
+    return SkirmishBattle.objects.select_for_update().get(pk=battle_id)
+
+
+def log_event(
+    battle: SkirmishBattle,
+    *,
+    kind: str,
+    summary: str,
+    actor=None,
+    rule: str = "",
+    data: dict | None = None,
+    private_to: SkirmishSide | None = None,
+) -> SkirmishEvent:
+    last = SkirmishEvent.objects.filter(battle=battle).aggregate(m=Max("seq"))["m"] or 0
+    return SkirmishEvent.objects.create(
+        battle=battle,
+        seq=last + 1,
+        kind=kind,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        summary=summary[:300],
+        rule=rule[:60],
+        data=jsonable(data or {}),
+        private_to=private_to,
+    )
+
+
+def log_roll(
+    battle: SkirmishBattle,
+    *,
+    summary: str,
+    actor,
+    rule: str,
+    explanation: Explanation,
+    dice: DiceSource,
+    **data,
+) -> SkirmishEvent:
+    """A rolled procedure in the log, with the engine's explanation and the dice used."""
+    return log_event(
+        battle,
+        kind=SkirmishEvent.Kind.ROLL,
+        summary=summary,
+        actor=actor,
+        rule=rule,
+        data={"explanation": explanation.as_list(), "rolls": rolls(dice), **data},
+    )
+
+
+def dice_from(mode: str, entered: str = "") -> DiceSource:
+    """Server dice, or the rolls typed in order, separated by ';' (e.g. "3 5 6; 2 3 5")."""
+    if mode == "server":
+        return ServerDice()
+    if mode != "entered":
+        raise ValidationError({"dice_mode": [_("Choose server dice or entered dice.")]})
+    try:
+        entries = [parse_entry(p) for p in re.split(r"[;\n]+", entered or "") if p.strip()]
+    except DiceError as exc:
+        raise ValidationError({"dice": [str(exc)]}) from None
+    return EnteredDice(entries)
+
+
+@contextmanager
+def engine_errors(field: str = "__all__") -> Iterator[None]:
+    """Turn the engine's refusals into a ValidationError naming the form field."""
+    try:
+        yield
+    except RollNeeded as need:
+        raise ValidationError(
+            {
+                "dice": [
+                    _("Enter the next roll: %(purpose)s (%(kind)s).")
+                    % {"purpose": need.purpose, "kind": need.kind}
+                ]
+            }
+        ) from None
+    except DiceError as exc:
+        raise ValidationError({"dice": [str(exc)]}) from None
+    except TableDataError as exc:
+        raise ValidationError({field: [f"{p}: {m}" if p else m for p, m in exc.problems]}) from None
+    except RuleError as exc:
+        raise ValidationError({field: [str(exc)]}) from None
+    except DecisionRequired as exc:
+        raise ValidationError({field: [f"[{exc.decision.rule}] {exc.decision.prompt}"]}) from None
+
+
+def all_dice_used(dice: DiceSource) -> None:
+    if isinstance(dice, EnteredDice) and dice.remaining:
+        raise ValidationError(
+            {
+                "dice": [
+                    _("%(n)s entered roll(s) were not needed: check the dice.")
+                    % {"n": dice.remaining}
+                ]
+            }
+        )
+
+
+def rolls(dice: DiceSource | None) -> list[dict]:
+    return [r.as_dict() for r in getattr(dice, "history", [])]
+
+
+def pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def battle_sides(battle: SkirmishBattle) -> list[SkirmishSide]:
+    return list(SkirmishSide.objects.filter(battle=battle).select_related("player", "roster"))
+
+
+def acting_side(battle: SkirmishBattle, actor) -> SkirmishSide:
+    side = SkirmishSide.objects.filter(battle=battle, player_id=getattr(actor, "pk", None)).first()
+    if side is None:
+        raise ValidationError({"__all__": [_("Only the battle's players may do this.")]})
+    return side
+
+
+def check_playing(battle: SkirmishBattle, system: str | None = None) -> None:
+    if battle.status != SkirmishBattle.Status.PLAYING:
+        raise ValidationError({"__all__": [_("The battle is not being played.")]})
+    if system and battle.system != system:
+        raise ValidationError({"__all__": [_("That procedure belongs to another game.")]})
+
+
+@contextmanager
+def playing(
+    battle: SkirmishBattle, actor, system: str
+) -> Iterator[tuple[SkirmishBattle, SkirmishSide]]:
+    """One transaction with the battle locked, being played under `system`; yields the locked
+    battle and the actor's side."""
+    with transaction.atomic():
+        battle = lock_battle(battle.pk)
+        check_playing(battle, system)
+        yield battle, acting_side(battle, actor)
+
+
+def result_word(winner_index: int | None, index: int) -> str:
+    """How the battle went for side `index`."""
+    if winner_index == index:
+        return _("won")
+    return _("drew") if winner_index is None else _("lost")

@@ -1,0 +1,240 @@
+"""Skirmish battle pages: opening a battle, the battle page with its forms, state and log,
+and the htmx update after an action."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from campaigns.models import SkirmishBattle
+from campaigns.rosters import forms as rf
+from campaigns.rosters.engine import M1936, PARABELLUM
+from campaigns.rosters.permissions import can_correct_result, can_view_battle, player_side
+from campaigns.selectors.rosters import (
+    battle_events,
+    battle_orders,
+    sealed_status,
+    skirmish_detail,
+)
+from campaigns.services import skirmish as sk
+from campaigns.views.common import form_errors, partial_request
+from rules.errors import RuleError
+from rules.m1936.army import ArmyList
+from rules.m1936.bogging import Ground, bog_risk, can_bog
+from rules.m1936.data import catalogue
+from rules.m1936.weather import Weather
+from rules.parabellum.battle import TURNS
+from rules.parabellum.roster import Roster as PBRoster
+
+
+@login_required
+def skirmish_new(request):
+    form = rf.SkirmishCreateForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            battle = sk.skirmish_create(
+                creator=request.user,
+                roster=data["roster"],
+                role=data["role"],
+                opponent=data["opponent"],
+                mode=data["mode"],
+                title=data["title"],
+                campaign=data["roster"].campaign,
+            )
+        except ValidationError as exc:
+            form_errors(form, exc)
+        else:
+            messages.success(request, _("Battle opened; your opponent joins with a roster."))
+            return redirect(battle)
+    return render(
+        request, "rosters/battle_new.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+def battle_for(request, pk: int) -> SkirmishBattle:
+    try:
+        battle = skirmish_detail(pk)
+    except SkirmishBattle.DoesNotExist:
+        raise Http404 from None
+    if not can_view_battle(request.user, battle):
+        raise Http404
+    return battle
+
+
+def soldier_choices(sides) -> list[tuple[str, str]]:
+    out = []
+    for s in sides:
+        if not s.snapshot:
+            continue
+        down = {c["soldier_id"] for c in s.casualties if c.get("healed_turn") is None}
+        for x in PBRoster.from_dict(s.snapshot).active:
+            mark = " ✝" if x.id in down else ""
+            out.append((f"{s.index}:{x.id}", f"{s.player} · {x.id} ({x.experience}){mark}"))
+    return out
+
+
+def unit_labels(snapshot: dict) -> list[str]:
+    if not snapshot:
+        return []
+    army = ArmyList.from_dict(snapshot)
+    return [f"{i + 1}. {e.label or e.profile}" for i, e in enumerate(army.entries)]
+
+
+def _forms(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
+    sides = list(battle.sides.all())
+    me = player_side(request.user, battle)
+    f: dict = {}
+    if battle.status == "setup" and me and me.index == 1:
+        f["join"] = rf.JoinForm(user=request.user, system=battle.system)
+    if battle.status == "playing" and me and battle.system == PARABELLUM:
+        soldiers = soldier_choices(sides)
+        f["tactical"] = rf.TacticalForm(
+            sides=sides,
+            initial={"turn": min(len(battle.tactical or []) + 1, TURNS)},
+        )
+        kinds = [
+            ("shoot", rf.ShotForm),
+            ("assault", rf.AssaultForm),
+            ("grenade", rf.GrenadeForm),
+            ("projector", rf.ProjectorForm),
+            ("support", rf.SupportForm),
+            ("casualty", rf.CasualtyForm),
+        ]
+        if _stonk_ready(battle, me):
+            kinds.insert(0, ("bombardment", rf.BombardmentForm))
+        for name, cls in kinds:
+            form = cls()
+            form.set_soldiers(soldiers)
+            f[name] = form
+        f["turn"] = rf.TurnForm(
+            soldiers=soldiers,
+            initial={
+                "po_0": sides[0].po,
+                "po_1": sides[1].po,
+                "turn": len(battle.turns) + 1 if len(battle.turns) < 5 else 5,
+            },
+        )
+        if battle.mode == "orders":
+            f["orders"] = rf.OrdersForm()
+    if battle.status == "playing" and me and battle.system == M1936:
+        f["scenario"] = rf.ScenarioForm()
+        pending = (battle.scenario or {}).get("pending")
+        if pending:
+            f["tie"] = rf.TieForm(options=[tuple(o) for o in pending["options"]])
+        f["plan"] = rf.PlanForm()
+        f["weather"] = rf.WeatherForm()
+        f["weather_change"] = rf.WeatherChangeForm()
+        f["construction"] = rf.ConstructionForm()
+        f["fortify"] = rf.FortificationForm()
+        f["morale"] = rf.MoraleForm(units=unit_labels(me.snapshot))
+        f["performance"] = rf.PerformanceForm()
+        if battle.weather:
+            f["bog"] = rf.BogForm(units=unit_labels(me.snapshot))
+        f["m36finish"] = rf.M36FinishForm(sides=sides)
+    if battle.status == "finished" and me and me.applied_at is None and me.roster_id:
+        if battle.system == PARABELLUM:
+            f["apply"] = rf.DiceForm()
+        else:
+            f["conditions"] = rf.ConditionForm(units=unit_labels(me.snapshot))
+    if can_correct_result(request.user, battle):
+        f["correct"] = rf.CorrectionForm(sides=sides)
+    if bound:
+        f.update(bound)
+    for name, form in f.items():  # one page, many forms: ids unique per action
+        form.auto_id = f"id_{name}_%s"
+    return f
+
+
+def _stonk_ready(battle: SkirmishBattle, me) -> bool:
+    """A British player before turn 1 who has not fired the preliminary bombardment."""
+    if me is None or not me.snapshot or battle.turns or battle.tactical:
+        return False
+    if "stonk" not in PBRoster.from_dict(me.snapshot).type.special_rules:
+        return False
+    return not battle.events.filter(data__stonk=me.index).exists()
+
+
+def _bog_context(battle: SkirmishBattle, sides) -> dict | None:
+    """Where each unit that can bog down must check, under the current weather (IV.7, XV.2)."""
+    if not battle.weather:
+        return None
+    weather = Weather(battle.weather["current"]["weather"])
+    grounds = list(Ground)
+    rows = []
+    for s in sides:
+        if not s.snapshot:
+            continue
+        army = ArmyList.from_dict(s.snapshot)
+        for i, e in enumerate(army.entries):
+            try:
+                profile = catalogue().profile(army.faction, e.profile)
+            except RuleError:
+                continue
+            if not can_bog(profile):
+                continue
+            risks = [bog_risk(profile, g, weather).at_risk for g in grounds]
+            rows.append(
+                {"player": s.player, "unit": f"{i + 1}. {e.label or e.profile}", "risks": risks}
+            )
+    return {"weather": weather, "grounds": [str(g) for g in grounds], "rows": rows}
+
+
+def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
+    """Everything the battle page and its partials show, as this user may see it."""
+    sides = list(battle.sides.all())
+    context = {
+        "battle": battle,
+        "sides": sides,
+        "me": player_side(request.user, battle),
+        "events": battle_events(request.user, battle),
+        "orders": battle_orders(request.user, battle),
+        "sealed": sealed_status(battle) if battle.mode == "orders" else {},
+        "forms": _forms(request, battle, bound),
+        "turns": battle.turns,
+        "score": battle.score,
+    }
+    if battle.status == SkirmishBattle.Status.FINISHED:
+        corrections = list(battle.corrections.select_related("proposed_by").order_by("created_at"))
+        context["pending_corrections"] = [c for c in corrections if c.status == "proposed"]
+        context["applied_corrections"] = [c for c in corrections if c.status == "applied"]
+    if battle.system == PARABELLUM:
+        context["tactical_rows"] = [
+            {
+                "turn": t["turn"],
+                "cells": list(zip(t["blue"], t["po_gained"], strict=True)),
+                "holder": sides[t["initiative"]].player,
+            }
+            for t in battle.tactical or []
+        ]
+        for s in sides:
+            s.soldiers = PBRoster.from_dict(s.snapshot).soldiers if s.snapshot else ()
+            s.down = {c["soldier_id"]: c for c in s.casualties}
+    else:
+        for s in sides:
+            s.units = unit_labels(s.snapshot)
+        context["bog"] = _bog_context(battle, sides)
+    return context
+
+
+def skirmish_detail_view(request, pk: int, *, bound: dict | None = None, status: int = 200):
+    battle = battle_for(request, pk)
+    if partial_request(request) and request.GET.get("partial") == "log":
+        events = battle_events(request.user, battle)
+        return render(request, "rosters/battle.html#battle-log", {"events": events})
+    context = _battle_context(request, battle, bound)
+    return render(request, "rosters/battle.html", context, status=status)
+
+
+def battle_update(request, pk: int, *, name: str, bound=None, errors=(), done=""):
+    """The htmx answer to an action: the actions panel (the acted form open, with its errors)
+    and, out of band, the state panel and the battle log — all as this user may see them."""
+    battle = battle_for(request, pk)
+    context = _battle_context(request, battle, bound)
+    context.update({"acted": name, "action_errors": list(errors), "action_done": done})
+    failed = bool(errors) or any(f is not None and f.errors for f in (bound or {}).values())
+    return render(request, "rosters/_battle_update.html", context, status=400 if failed else 200)
