@@ -3,8 +3,13 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 IN_CI = bool(os.environ.get("CI"))
+
+# Property tests check outcomes, not speed: a loaded CI machine must not fail them on time.
+hypothesis_settings.register_profile("ledger", deadline=None)
+hypothesis_settings.load_profile("ledger")
 
 
 @pytest.fixture(scope="session", autouse=True)
