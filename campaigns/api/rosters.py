@@ -3,9 +3,11 @@ orders, casualties, results). Same services, selectors and permissions as the pa
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, QueryDict
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -32,6 +34,7 @@ from campaigns.selectors.rosters import (
 )
 from campaigns.services import rosters as svc
 from campaigns.services import skirmish as sk
+from campaigns.views.rosters.battle_actions import ACTIONS, M1936_ACTIONS
 
 
 class RosterSerializer(serializers.ModelSerializer):
@@ -311,12 +314,21 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return self.get_paginated_response(SkirmishEventSerializer(page, many=True).data)
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=SkirmishBattleSerializer)
-    @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z_]+)")
+    @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z0-9_]+)")
     def act(self, request, pk=None, name=None):
         """Run one battle action: join, orders, tactical, bombardment, shoot, assault,
         grenade (`launcher` for the M7), projector, support, casualty, turn, finish, apply,
-        correct (`winner`: 0, 1 or null, `reason`), agree (`correction`). Bad input is a 400
-        naming the field; nothing changes."""
+        correct (`winner`: 0, 1 or null, `reason`), agree (`correction`).
+
+        1936 battles, with the page forms' fields: scenario (`terrain`, `user_table`, dice),
+        tie (`order`), plan (`sector`, `e0`…, `last_piece`), objectives, weather (`season`,
+        dice), weather_change (`turn`, dice), construction (`waiting_days`), fortify (`kind`,
+        `count`), morale (`u0`… a state per unit), performance (`purpose`, `value`: the result
+        R, always entered, never rolled), bog (`unit`, `ground`, `value`), m36finish
+        (`winner`: a side index or `draw`), conditions (`c0`, `d0`, `x0`… per unit).
+        `dice_mode` is `server` unless `entered` with `dice`.
+
+        Bad input is a 400 naming the field; nothing changes."""
         battle = self.get_object()
         if player_side(request.user, battle) is None and not (
             name in ("correct", "agree") and is_organiser(request.user, battle)
@@ -359,6 +371,8 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             )
         elif name == "agree":
             sk.skirmish_result_agree(correction_id=_int(body, "correction"), **kwargs)
+        elif name in M1936_ACTIONS:
+            _run_page_action(name, request, battle, body)
         elif name in (
             "shoot",
             "assault",
@@ -374,6 +388,25 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise Http404
         battle = skirmish_detail(battle.pk)
         return Response(SkirmishBattleSerializer(battle, context={"request": request}).data)
+
+
+def _run_page_action(name: str, request, battle, body) -> None:
+    """Run an action of the pages' table: its form checks the body (a 400 naming the field,
+    before anything changes), then its service runs with the form's arguments."""
+    act = ACTIONS[name]
+    if isinstance(body, QueryDict):
+        data = body
+    elif isinstance(body, dict):
+        # JSON lists and objects (the Costa / Ciudad user table) reach the form as JSON text
+        data = {k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in body.items()}
+    else:
+        raise ValidationError({"detail": ["A JSON object of the action's fields."]})
+    form = act.form(request, battle, data) if act.form else None
+    if form is not None and "dice_mode" in form.fields and isinstance(data, dict):
+        data.setdefault("dice_mode", "server")  # as for the other actions' dice
+    if form is not None and not form.is_valid():
+        raise ValidationError({k: list(v) for k, v in form.errors.items()})
+    act.service(battle=battle, actor=request.user, **act.arguments(form, data))
 
 
 def _int(body, key, default=None):

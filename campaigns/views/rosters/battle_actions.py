@@ -242,6 +242,22 @@ ACTIONS: dict[str, Action] = {
     ),
 }
 ODDS = ("shoot", "assault", "grenade", "projector", "support")
+# the 1936 procedures, also run by the REST API (campaigns/api/rosters.py) from this table
+M1936_ACTIONS = (
+    "scenario",
+    "tie",
+    "plan",
+    "objectives",
+    "weather",
+    "weather_change",
+    "construction",
+    "fortify",
+    "morale",
+    "performance",
+    "bog",
+    "m36finish",
+    "conditions",
+)
 
 
 @login_required
