@@ -4,6 +4,17 @@ A campaign export carries everything the campaign owns that anyone who may see t
 may see: never a log entry private to a side, nor a sealed decision that was not revealed.
 Users and sides are named (username, side name), not numbered, so the file imports back
 into another (empty) database; importing it again elsewhere gives an identical export.
+
+A TCS operation (system "tcs") adds a "tcs" section with its records, named by natural keys
+(side name, formation and unit codes, a sheet's side and code, a phase's side and turn),
+never by database ids; ids kept inside JSON (log tags, Command Phase steps, a unit's
+`left_additions`) are translated the same way and back on import (a log tag naming a record
+left out becomes null). A side's secrets [TCS 1.5]
+are exported only once they are public: everything (side settings, formations and morale,
+units, op sheets, Command Phases, 17.1.c choices) once the operation is over, and while it
+is in play only the op sheets that were revealed. An operation exported in play therefore
+imports as the public record of it, not as a game to play on. Uploaded op-sheet graphics are
+left out (neither the file nor its name): the imported sheets have none.
 """
 
 from __future__ import annotations
@@ -11,15 +22,25 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from campaigns.models import Battle, Campaign, Club, Decision, LogEntry, Side, SidePlayer
+from campaigns.models.tcs import (
+    SHEET_TEXT_FIELDS,
+    CommandPhase,
+    OpSheetRecord,
+    TcsDecision,
+    TcsFormation,
+    TcsSide,
+    TcsUnit,
+)
 from campaigns.selectors.leagues import StandingsView, league_results, public_decisions
 
 FORMAT = "campaign-ledger/campaign"
@@ -139,7 +160,8 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
         .select_related("actor")
         .order_by("seq")
     )
-    return {
+    tcs, refs = _tcs_export(c, sides) if c.system == "tcs" else (None, None)
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "campaign": {
@@ -213,12 +235,219 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
                 "actor": _name(e.actor),
                 "summary": e.summary,
                 "rule": e.rule,
-                "data": e.data,
+                "data": _log_refs(e.data, _export_ref(refs)) if refs else e.data,
                 "created_at": _ts(e.created_at),
             }
             for e in log
         ],
     }
+    if tcs is not None:
+        data["tcs"] = tcs
+    return data
+
+
+# --- TCS records ------------------------------------------------------------------------------
+
+LOG_REFS = ("side", "sheet", "phase", "formation", "unit", "decision")  # ids in log data["tcs"]
+
+
+def _ref_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _log_refs(data: Any, lookup) -> Any:
+    """`data` with each record reference of its "tcs" tag replaced by `lookup(kind, value)`."""
+    if not isinstance(data, dict) or not isinstance(data.get("tcs"), dict):
+        return data
+    tag = {
+        k: lookup(k, v) if k in LOG_REFS and v is not None else v for k, v in data["tcs"].items()
+    }
+    return {**data, "tcs": tag}
+
+
+def _export_ref(refs: dict[str, dict]):
+    """An id → its record's natural key; None for a record not exported (private)."""
+    return lambda kind, value: refs[kind].get(value) if isinstance(value, int) else value
+
+
+def _import_ref(back: dict[str, dict]):
+    """A natural key → the imported record's id; left as it is when not found."""
+    return lambda kind, value: back[kind].get(_ref_key(value), value)
+
+
+def _step_refs(steps: Any, sheet: dict, key_prefix) -> Any:
+    """A Command Phase's `steps` with its op-sheet references mapped through `sheet`
+    (pk → code on export, code → pk on import); "pk/rest" keys through `key_prefix`."""
+    if not isinstance(steps, dict):
+        return steps
+    out = dict(steps)
+    for k in ("fired", "successes"):
+        if isinstance(out.get(k), list):
+            out[k] = [sheet.get(v, v) for v in out[k]]
+    for k in ("outcomes", "added", "struck"):
+        if isinstance(out.get(k), list):
+            out[k] = [
+                {**i, "sheet": sheet.get(i["sheet"], i["sheet"])}
+                if isinstance(i, dict) and "sheet" in i
+                else i
+                for i in out[k]
+            ]
+    for k in ("attempted", "checked"):
+        if isinstance(out.get(k), list):
+            out[k] = [key_prefix(v) if isinstance(v, str) else v for v in out[k]]
+    return out
+
+
+def _left_refs(left: Any, sheet: dict) -> Any:
+    if not isinstance(left, list):
+        return left
+    return [
+        {**i, "sheet": sheet.get(i["sheet"], i["sheet"])}
+        if isinstance(i, dict) and "sheet" in i
+        else i
+        for i in left
+    ]
+
+
+def _tcs_export(c: Campaign, sides: list[Side]) -> tuple[dict[str, Any], dict[str, dict]]:
+    """The operation's public TCS records (a fixed number of queries), and, for the log,
+    each exported record's id → natural key."""
+    finished = c.status in (Campaign.Status.FINISHED, Campaign.Status.ABANDONED)
+    side_name = {s.pk: s.name for s in sides}
+    side_order = {s.pk: i for i, s in enumerate(sides)}
+    sheets = OpSheetRecord.objects.filter(campaign=c).select_related("created_by")
+    if not finished:
+        sheets = sheets.filter(revealed_at__isnull=False)
+    sheets = sorted(sheets, key=lambda r: (side_order[r.side_id], r.created_at, r.pk))
+    if finished:
+        settings = sorted(
+            TcsSide.objects.filter(side__campaign=c), key=lambda t: side_order[t.side_id]
+        )
+        formations = sorted(
+            TcsFormation.objects.filter(campaign=c),
+            key=lambda f: (side_order[f.side_id], f.order, f.pk),
+        )
+        units = sorted(
+            TcsUnit.objects.filter(campaign=c), key=lambda u: (side_order[u.side_id], u.order, u.pk)
+        )
+        phases = sorted(
+            CommandPhase.objects.filter(campaign=c).select_related("completed_by"),
+            key=lambda p: (p.turn, side_order[p.side_id], p.pk),
+        )
+        decisions = list(
+            TcsDecision.objects.filter(campaign=c)
+            .select_related("resolved_by")
+            .order_by("created_at", "id")
+        )
+    else:
+        settings, formations, units, phases, decisions = [], [], [], [], []
+    formation_code = {f.pk: f.code for f in formations}
+    unit_code = {u.pk: u.code for u in units}
+    sheet_code: dict[int, dict[int, str]] = {}  # side → sheet pk → code
+    for r in sheets:
+        sheet_code.setdefault(r.side_id, {})[r.pk] = r.code
+
+    def key_prefix(side_id: int):
+        codes = sheet_code.get(side_id, {})
+
+        def prefix(value: str) -> str:
+            head, _sep, rest = value.partition("/")
+            return f"{codes[int(head)]}/{rest}" if head.isdigit() and int(head) in codes else value
+
+        return prefix
+
+    refs = {
+        "side": dict(side_name),
+        "sheet": {r.pk: {"side": side_name[r.side_id], "code": r.code} for r in sheets},
+        "phase": {p.pk: {"side": side_name[p.side_id], "turn": p.turn} for p in phases},
+        "formation": formation_code,
+        "unit": unit_code,
+        "decision": {
+            d.pk: {"unit": unit_code[d.unit_id], "key": d.key, "created_at": _ts(d.created_at)}
+            for d in decisions
+        },
+    }
+    section = {
+        "sides": [
+            {"side": side_name[t.side_id], "rating": t.rating, "prep_table": t.prep_table}
+            for t in settings
+        ],
+        "formations": [
+            {
+                "side": side_name[f.side_id],
+                "code": f.code,
+                "name": f.name,
+                "morale": f.morale,
+                "is_battalion": f.is_battalion,
+                "state": f.state,
+                "history": f.history,
+                "order": f.order,
+            }
+            for f in formations
+        ],
+        "units": [
+            {
+                "side": side_name[u.side_id],
+                "formation": formation_code.get(u.formation_id),
+                "code": u.code,
+                "category": u.category,
+                "steps": u.steps,
+                "steps_lost": u.steps_lost,
+                "eliminated_turn": u.eliminated_turn,
+                "left_additions": _left_refs(u.left_additions, sheet_code.get(u.side_id, {})),
+                "order": u.order,
+            }
+            for u in units
+        ],
+        "op_sheets": [
+            {
+                "side": side_name[r.side_id],
+                "code": r.code,
+                "state": r.state,
+                **{f: getattr(r, f) for f in SHEET_TEXT_FIELDS},
+                "history": r.history,
+                "prepared_defense": r.prepared_defense,
+                "revealed_at": _ts(r.revealed_at),
+                "created_by": _name(r.created_by),
+                "created_at": _ts(r.created_at),
+                "updated_at": _ts(r.updated_at),
+            }
+            for r in sheets
+        ],
+        "command_phases": [
+            {
+                "side": side_name[p.side_id],
+                "turn": p.turn,
+                "clock": p.clock,
+                "light": p.light,
+                "status": p.status,
+                "steps": _step_refs(p.steps, sheet_code.get(p.side_id, {}), key_prefix(p.side_id)),
+                "completed_at": _ts(p.completed_at),
+                "completed_by": _name(p.completed_by),
+                "created_at": _ts(p.created_at),
+            }
+            for p in phases
+        ],
+        "decisions": [
+            {
+                "side": side_name[d.side_id],
+                "chooser": side_name[d.chooser_id],
+                "unit": unit_code[d.unit_id],
+                "key": d.key,
+                "rule": d.rule,
+                "options": d.options,
+                "combat": d.combat,
+                "turn": d.turn,
+                "status": d.status,
+                "choice": d.choice,
+                "created_at": _ts(d.created_at),
+                "resolved_at": _ts(d.resolved_at),
+                "resolved_by": _name(d.resolved_by),
+            }
+            for d in decisions
+        ],
+    }
+    return section, refs
 
 
 def _dt(value: str | None, field: str) -> dt.datetime | None:
@@ -240,7 +469,7 @@ def campaign_import(data: Any, *, actor=None) -> Campaign:
     try:
         with transaction.atomic():
             return _import(data)
-    except (KeyError, TypeError, AttributeError, ValueError) as err:
+    except (KeyError, TypeError, AttributeError, ValueError, DatabaseError) as err:
         if isinstance(err, ValidationError):
             raise
         raise ValidationError(
@@ -261,6 +490,11 @@ def _import(data: dict[str, Any]) -> Campaign:
         names.add(d["answered_by"])
     for e in data["log"]:
         names.add(e["actor"])
+    tcs = data.get("tcs")
+    if tcs is not None:
+        names.update(r["created_by"] for r in tcs["op_sheets"])
+        names.update(p["completed_by"] for p in tcs["command_phases"])
+        names.update(d["resolved_by"] for d in tcs["decisions"])
     names.discard(None)
     users = {u.username: u for u in User.objects.filter(username__in=names)}
     for name in sorted(names - set(users)):
@@ -331,6 +565,7 @@ def _import(data: dict[str, Any]) -> Campaign:
             revealed_at=_dt(d["revealed_at"], "decisions"),
         )
         Decision.objects.filter(pk=decision.pk).update(created_at=_dt(d["created_at"], "decisions"))
+    lookup = _import_ref(_tcs_import(tcs, campaign, sides, users)) if tcs is not None else None
     entries = LogEntry.objects.bulk_create(
         [
             LogEntry(
@@ -341,7 +576,7 @@ def _import(data: dict[str, Any]) -> Campaign:
                 actor=users.get(e["actor"] or ""),
                 summary=e["summary"],
                 rule=e["rule"],
-                data=e["data"],
+                data=_log_refs(e["data"], lookup) if lookup else e["data"],
             )
             for e in data["log"]
         ]
@@ -355,3 +590,110 @@ def _import(data: dict[str, Any]) -> Campaign:
     )
     campaign.refresh_from_db()
     return campaign
+
+
+def _tcs_import(
+    tcs: dict[str, Any], campaign: Campaign, sides: dict[str, Side], users: dict
+) -> dict[str, dict]:
+    """Create the operation's TCS records from its "tcs" section; returns, for the log,
+    each natural key (as `_ref_key`) → the new record's id."""
+    back: dict[str, dict] = {k: {} for k in LOG_REFS}
+    for name, side in sides.items():
+        back["side"][_ref_key(name)] = side.pk
+    for t in tcs["sides"]:
+        TcsSide.objects.create(
+            side=sides[t["side"]], rating=t["rating"], prep_table=t["prep_table"]
+        )
+    formations = {}
+    for f in tcs["formations"]:
+        formations[f["code"]] = TcsFormation.objects.create(
+            campaign=campaign,
+            side=sides[f["side"]],
+            code=f["code"],
+            name=f["name"],
+            morale=f["morale"],
+            is_battalion=f["is_battalion"],
+            state=f["state"],
+            history=f["history"],
+            order=f["order"],
+        )
+        back["formation"][_ref_key(f["code"])] = formations[f["code"]].pk
+    sheet_pk: dict[str, dict[str, int]] = {}  # side name → code → new pk
+    for r in tcs["op_sheets"]:
+        sheet = OpSheetRecord.objects.create(
+            campaign=campaign,
+            side=sides[r["side"]],
+            code=r["code"],
+            state=r["state"],
+            **{f: r[f] for f in SHEET_TEXT_FIELDS},
+            history=r["history"],
+            prepared_defense=r["prepared_defense"],
+            revealed_at=_dt(r["revealed_at"], "tcs"),
+            created_by=users.get(r["created_by"] or ""),
+        )
+        OpSheetRecord.objects.filter(pk=sheet.pk).update(
+            created_at=_dt(r["created_at"], "tcs"), updated_at=_dt(r["updated_at"], "tcs")
+        )
+        sheet_pk.setdefault(r["side"], {})[r["code"]] = sheet.pk
+        back["sheet"][_ref_key({"side": r["side"], "code": r["code"]})] = sheet.pk
+
+    def key_prefix(side: str):
+        codes = sorted(sheet_pk.get(side, {}).items(), key=lambda kv: -len(kv[0]))
+
+        def prefix(value: str) -> str:
+            for code, pk in codes:  # the longest code first: codes may hold a "/"
+                if value.startswith(f"{code}/"):
+                    return f"{pk}/{value[len(code) + 1 :]}"
+            return value
+
+        return prefix
+
+    units = {}
+    for u in tcs["units"]:
+        units[u["code"]] = TcsUnit.objects.create(
+            campaign=campaign,
+            side=sides[u["side"]],
+            formation=formations[u["formation"]] if u["formation"] is not None else None,
+            code=u["code"],
+            category=u["category"],
+            steps=u["steps"],
+            steps_lost=u["steps_lost"],
+            eliminated_turn=u["eliminated_turn"],
+            left_additions=_left_refs(u["left_additions"], sheet_pk.get(u["side"], {})),
+            order=u["order"],
+        )
+        back["unit"][_ref_key(u["code"])] = units[u["code"]].pk
+    for p in tcs["command_phases"]:
+        phase = CommandPhase.objects.create(
+            campaign=campaign,
+            side=sides[p["side"]],
+            turn=p["turn"],
+            clock=p["clock"],
+            light=p["light"],
+            status=p["status"],
+            steps=_step_refs(p["steps"], sheet_pk.get(p["side"], {}), key_prefix(p["side"])),
+            completed_at=_dt(p["completed_at"], "tcs"),
+            completed_by=users.get(p["completed_by"] or ""),
+        )
+        CommandPhase.objects.filter(pk=phase.pk).update(created_at=_dt(p["created_at"], "tcs"))
+        back["phase"][_ref_key({"side": p["side"], "turn": p["turn"]})] = phase.pk
+    for d in tcs["decisions"]:
+        decision = TcsDecision.objects.create(
+            campaign=campaign,
+            side=sides[d["side"]],
+            chooser=sides[d["chooser"]],
+            unit=units[d["unit"]],
+            key=d["key"],
+            rule=d["rule"],
+            options=d["options"],
+            combat=d["combat"],
+            turn=d["turn"],
+            status=d["status"],
+            choice=d["choice"],
+            resolved_at=_dt(d["resolved_at"], "tcs"),
+            resolved_by=users.get(d["resolved_by"] or ""),
+        )
+        TcsDecision.objects.filter(pk=decision.pk).update(created_at=_dt(d["created_at"], "tcs"))
+        natural = {"unit": d["unit"], "key": d["key"], "created_at": d["created_at"]}
+        back["decision"][_ref_key(natural)] = decision.pk
+    return back
