@@ -138,7 +138,7 @@ class TcsUnit(models.Model):
     )
     side = models.ForeignKey("campaigns.Side", on_delete=models.CASCADE, related_name="tcs_units")
     formation = models.ForeignKey(
-        TcsFormation, null=True, blank=True, on_delete=models.PROTECT, related_name="units"
+        TcsFormation, null=True, blank=True, on_delete=models.RESTRICT, related_name="units"
     )
     code = models.CharField(_("unit id"), max_length=40)
     category = models.CharField(_("category"), max_length=16, choices=Category.choices)
