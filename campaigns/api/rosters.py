@@ -15,14 +15,14 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
-from campaigns.rosters.engine import report
-from campaigns.rosters.permissions import (
+from campaigns.permissions import (
     can_edit_roster,
-    can_view_battle,
     can_view_roster,
+    can_view_skirmish,
     is_organiser,
     player_side,
 )
+from campaigns.rosters.engine import report
 from campaigns.selectors.rosters import (
     battle_events,
     battle_orders,
@@ -282,7 +282,7 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             battle = skirmish_detail(int(self.kwargs["pk"]))
         except (SkirmishBattle.DoesNotExist, ValueError):
             raise Http404 from None
-        if not can_view_battle(self.request.user, battle):
+        if not can_view_skirmish(self.request.user, battle):
             raise Http404
         return battle
 

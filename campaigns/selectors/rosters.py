@@ -13,8 +13,7 @@ from campaigns.models import (
     SkirmishEvent,
     SkirmishSide,
 )
-from campaigns.permissions import visible_campaigns_q
-from campaigns.rosters.permissions import is_neutral_gm, player_side
+from campaigns.permissions import is_neutral_gm, player_side, visible_campaigns_q
 
 
 def rosters_for(user, *, archived: bool = False) -> QuerySet[Roster]:

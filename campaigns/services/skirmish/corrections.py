@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Roster, RosterChange, SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.models.rosters import SkirmishCorrection
-from campaigns.rosters.permissions import is_organiser
+from campaigns.permissions import is_organiser
 from campaigns.services.rosters import lock_roster, record_change, state_of, undo_change
 from campaigns.services.skirmish.common import battle_sides, lock_battle, log_event, result_word
 

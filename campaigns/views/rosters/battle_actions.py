@@ -15,9 +15,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.permissions import is_organiser, player_side
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import PARABELLUM
-from campaigns.rosters.permissions import is_organiser, player_side
 from campaigns.services import skirmish as sk
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.rosters.battle_pages import (

@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from campaigns.models import SkirmishBattle
+from campaigns.permissions import can_correct_result, can_view_skirmish, player_side
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import M1936, PARABELLUM
-from campaigns.rosters.permissions import can_correct_result, can_view_battle, player_side
 from campaigns.selectors.rosters import (
     battle_events,
     battle_orders,
@@ -61,7 +61,7 @@ def battle_for(request, pk: int) -> SkirmishBattle:
         battle = skirmish_detail(pk)
     except SkirmishBattle.DoesNotExist:
         raise Http404 from None
-    if not can_view_battle(request.user, battle):
+    if not can_view_skirmish(request.user, battle):
         raise Http404
     return battle
 

@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.models import Roster, RosterChange
+from campaigns.permissions import can_edit_roster, can_view_roster
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import M1936, PARABELLUM, pb_house_rules, report
-from campaigns.rosters.permissions import can_edit_roster, can_view_roster
 from campaigns.selectors.rosters import (
     battles_for,
     roster_battles,
