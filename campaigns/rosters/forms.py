@@ -17,7 +17,7 @@ from rules.m1936.army import GameSize, Role
 from rules.m1936.bogging import Ground
 from rules.m1936.data import Faction, Quality
 from rules.m1936.morale import UnitState
-from rules.parabellum.battle import DIRECTIVES, TURNS
+from rules.parabellum.battle import CAUSES, DIRECTIVES, TURNS
 from rules.parabellum.victory import DIRECTIVE_NAMES, PRIORITY_NAMES
 
 ROLE_CHOICES = [("attacker", _("Attacker")), ("defender", _("Defender"))]
@@ -389,19 +389,7 @@ class CasualtyForm(_SoldierChoices, forms.Form):
         label=_("Cause"),
         choices=[
             (c, c.replace("_", " "))
-            for c in (
-                "other",
-                "shot",
-                "reaction_shot",
-                "assault",
-                "grenade",
-                "grenade_launcher",
-                "projector",
-                "artillery",
-                "light_mortar",
-                "sniper",
-                "fire_at_will",
-            )
+            for c in ("other", *(c for c in CAUSES if c != "other"))  # "other" first: the default
         ],
     )
     healed_turn = forms.IntegerField(

@@ -9,6 +9,7 @@ what is inconsistent; `rules.parabellum.victory.score_battle` turns a record int
 from __future__ import annotations
 
 import dataclasses
+import typing
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -34,6 +35,8 @@ Cause = Literal[
     "fire_at_will",
     "other",
 ]
+CAUSES: tuple[str, ...] = typing.get_args(Cause)
+"""Why a soldier became a casualty; artillery-type causes change the victory points."""
 TURNS = 5
 PRIORITY_ORDERS = (1, 2, 3)
 DIRECTIVES = (1, 2, 3, 4, 5, 6)

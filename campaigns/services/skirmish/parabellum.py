@@ -24,6 +24,7 @@ from campaigns.services.skirmish.troops import check_turn, find, kill, sid, troo
 from rules.dice import ServerDice
 from rules.parabellum import supports as pbsup
 from rules.parabellum.battle import (
+    CAUSES,
     DIRECTIVES,
     PRIORITY_ORDERS,
     TURNS,
@@ -40,19 +41,6 @@ from rules.parabellum.roster import Roster as PBRoster
 from rules.parabellum.victory import DIRECTIVE_NAMES, PRIORITY_NAMES, score_battle
 
 MODEL_FLAGS = tuple(f for f in ModelState.__dataclass_fields__ if f != "soldier_id")
-CAUSES = (
-    "shot",
-    "reaction_shot",
-    "assault",
-    "grenade",
-    "grenade_launcher",
-    "projector",
-    "artillery",
-    "light_mortar",
-    "sniper",
-    "fire_at_will",
-    "other",
-)
 
 
 def skirmish_orders_submit(
