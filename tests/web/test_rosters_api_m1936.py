@@ -5,8 +5,7 @@ field on bad input with nothing changed, and the performance result always enter
 import pytest
 
 from campaigns.models import Roster, SkirmishBattle, SkirmishEvent
-from campaigns.services.rosters import roster_create, roster_edit
-from campaigns.services.skirmish import skirmish_create, skirmish_join
+from tests.web.roster_helpers import m1936_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -36,35 +35,7 @@ def snapshot(battle) -> tuple:
 def battle(user, other_user):
     """alice attacks with Nacionales (an Oficial and a Camión); bob defends with Republicanos
     (Zapadores, line infantry, an Oficial)."""
-    nat = roster_create(
-        owner=user,
-        system="m1936",
-        name="Columna",
-        faction="Nacionales",
-        role="Atacante",
-        quality="Regulares",
-        size="Pequeña",
-    )
-    for profile in ("Oficial", "Camión"):
-        roster_edit(roster=nat, actor=user, edit={"op": "add_unit", "profile": profile})
-    rep = roster_create(
-        owner=other_user,
-        system="m1936",
-        name="Brigada",
-        faction="Republicanos",
-        role="Defensor",
-        quality="Regulares",
-        size="Pequeña",
-    )
-    for profile in (
-        "Sección de Zapadores",
-        "Sección Infantería de Línea (bien equipada)",
-        "Oficial",
-    ):
-        roster_edit(roster=rep, actor=other_user, edit={"op": "add_unit", "profile": profile})
-    battle = skirmish_create(creator=user, roster=nat, role="attacker", opponent=other_user)
-    skirmish_join(battle=battle, actor=other_user, roster=rep)
-    return battle
+    return m1936_battle(user, other_user, ("Oficial", "Camión"))
 
 
 def test_a_1936_battle_driven_through_the_api(client, user, other_user, battle):

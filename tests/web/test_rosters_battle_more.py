@@ -16,6 +16,7 @@ from campaigns.services.rosters import (
     roster_revert,
 )
 from campaigns.services.skirmish import log_event, skirmish_create, skirmish_join
+from tests.web.roster_helpers import m1936_battle
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -416,30 +417,7 @@ def test_a_correction_of_an_unfinished_battle_is_refused(client, user, simple):
 
 @pytest.fixture
 def convoy(user, other_user):
-    nat = roster_create(
-        owner=user,
-        system="m1936",
-        name="Columna",
-        faction="Nacionales",
-        role="Atacante",
-        quality="Regulares",
-        size="Pequeña",
-    )
-    for profile in ("Oficial", "Camión"):
-        nat = roster_edit(roster=nat, actor=user, edit={"op": "add_unit", "profile": profile})
-    rep = roster_create(
-        owner=other_user,
-        system="m1936",
-        name="Brigada",
-        faction="Republicanos",
-        role="Defensor",
-        quality="Regulares",
-        size="Pequeña",
-    )
-    rep = roster_edit(roster=rep, actor=other_user, edit={"op": "add_unit", "profile": "Oficial"})
-    battle = skirmish_create(creator=user, roster=nat, role="attacker", opponent=other_user)
-    skirmish_join(battle=battle, actor=other_user, roster=rep)
-    return battle
+    return m1936_battle(user, other_user, ("Oficial", "Camión"), ("Oficial",))
 
 
 def test_snow_makes_a_truck_check_off_road(client, user, convoy):

@@ -5,8 +5,9 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Roster, SkirmishBattle
-from campaigns.services.rosters import roster_create, roster_edit, roster_house_rules_set
+from campaigns.services.rosters import roster_create, roster_house_rules_set
 from campaigns.services.skirmish import skirmish_create, skirmish_join
+from tests.web.roster_helpers import m1936_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -196,34 +197,7 @@ def test_reinforcement_ledger_refuses_artillery_twice_in_a_row(client, user, oth
 
 @pytest.fixture
 def m36_battle(user, other_user):
-    nat = roster_create(
-        owner=user,
-        system="m1936",
-        name="Columna",
-        faction="Nacionales",
-        role="Atacante",
-        quality="Regulares",
-        size="Pequeña",
-    )
-    roster_edit(roster=nat, actor=user, edit={"op": "add_unit", "profile": "Oficial"})
-    rep = roster_create(
-        owner=other_user,
-        system="m1936",
-        name="Brigada",
-        faction="Republicanos",
-        role="Defensor",
-        quality="Regulares",
-        size="Pequeña",
-    )
-    for profile in (
-        "Sección de Zapadores",
-        "Sección Infantería de Línea (bien equipada)",
-        "Oficial",
-    ):
-        roster_edit(roster=rep, actor=other_user, edit={"op": "add_unit", "profile": profile})
-    battle = skirmish_create(creator=user, roster=nat, role="attacker", opponent=other_user)
-    skirmish_join(battle=battle, actor=other_user, roster=rep)
-    return battle
+    return m1936_battle(user, other_user, ("Oficial",))
 
 
 def test_1936_scenario_sheet_weather_and_construction(client, user, other_user, m36_battle):
