@@ -19,7 +19,7 @@ urlpatterns = [
     path("campaigns/new/cc/<slug:template>/", cc.cc_new, name="cc-new"),
     path("campaigns/<int:pk>/invite/", campaigns.side_invite_view, name="side-invite"),
     path("campaigns/<int:pk>/advance/", cc.cc_advance_view, name="cc-advance"),
-    path("campaigns/<int:pk>/resume/", cc.cc_resume, name="cc-resume"),
+    path("campaigns/<int:pk>/resume/", cc.cc_resume_view, name="cc-resume"),
     path("campaigns/<int:pk>/tables/", cc.cc_tables, name="cc-tables"),
     path("campaigns/<int:pk>/log/", cc.full_log, name="campaign-log"),
     path(

@@ -21,6 +21,16 @@ def private_media(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def default_language():
+    """A request in Spanish leaves Spanish active in the thread: each test starts in English."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def eager_celery(request):
     """Tasks run in-process in tests, whatever the broker; the `worker` test uses the real one."""
     if request.node.get_closest_marker("worker"):

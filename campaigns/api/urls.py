@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from campaigns.api import cc as cc_api
 from campaigns.api import leagues as league_api
 from campaigns.api import rosters as roster_api
 from campaigns.api import tcs as tcs_api
@@ -22,6 +23,8 @@ router.register(
 # rosters and skirmish battles
 router.register("rosters", roster_api.RosterViewSet, basename="api-roster")
 router.register("skirmishes", roster_api.SkirmishViewSet, basename="api-skirmish")
+# Combat Commander campaigns: create from a template, tables, seats, play, battles, results
+cc_api.register(router)
 # TCS operations: op sheets, formations with morale, Command Phases
 router.register("tcs/op-sheets", tcs_api.OpSheetViewSet, basename="api-tcs-sheet")
 router.register("tcs/formations", tcs_api.FormationViewSet, basename="api-tcs-formation")

@@ -14,6 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.cc.engines import CCTemplate
+from campaigns.cc.labels import option_labels
 from campaigns.models import Campaign, Decision
 from campaigns.services.battles import EVENTS, parse_units
 from rules.cc.gastadores import WinMethod
@@ -129,7 +130,7 @@ class TablesForm(forms.Form):
 def decision_form(decision: Decision, data=None) -> forms.Form:
     """A one-field form shaped by the decision: several options, one option, a number, dice."""
     form = forms.Form(data, prefix=f"d{decision.pk}")
-    choices = [(str(o), str(o)) for o in decision.options]
+    choices = [(str(o["value"]), o["label"]) for o in option_labels(decision)]
     if decision.is_roll:
         form.fields["answer"] = forms.CharField(
             label=_("Dice (%(kind)s)") % {"kind": decision.roll_kind},

@@ -77,6 +77,10 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, blank=True, related_name="mastered_campaigns"
     )
     options = models.JSONField(default=dict, blank=True)
+    stopped_reason = models.TextField(
+        blank=True,
+        help_text="Why the rules procedure stopped (a table value missing …) until someone fixes it.",
+    )
     tables = models.JSONField(
         default=dict, blank=True, help_text="User-supplied tables the rulebook only references."
     )

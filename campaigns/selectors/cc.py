@@ -107,7 +107,7 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
         pools=_pools(state),
         battles=battles,
         decisions=[(d, can_answer(viewer, d)) for d in decisions],
-        waiting_for=_waiting_for(state.phase, decisions, current),
+        waiting_for=_waiting_for(campaign, state.phase, decisions, current),
         track=track_svg(
             tpl.positions,
             tpl.maps,
@@ -165,9 +165,16 @@ def _pools(state: Any) -> list[Pool]:
     return found
 
 
-def _waiting_for(phase: Phase, decisions: list[Decision], battle: Battle | None) -> str:
+def _waiting_for(
+    campaign: Campaign, phase: Phase, decisions: list[Decision], battle: Battle | None
+) -> str:
     if phase is Phase.ENDED:
         return _("The campaign is over.")
+    if campaign.stopped_reason:
+        return _(
+            "Waiting for the organiser to complete the campaign tables (%(why)s); the rules go "
+            "on as soon as they are saved."
+        ) % {"why": campaign.stopped_reason}
     if decisions:
         names = sorted({d.chooser.name if d.chooser else _("the players") for d in decisions})
         return _("Waiting for %(names)s.") % {"names": _(" and ").join(names)}

@@ -9,8 +9,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaigns.models import Battle, Campaign, LogEntry, Side
+from campaigns.models import Battle, Campaign, Decision, LogEntry, Side
+from campaigns.permissions import viewer_context
 from campaigns.services._base import append_log, lock_campaign
+from campaigns.services.enqueue import resolve_campaign_later
 from rules.dice import RollRecord, ServerDice, entered_roll, kind, parse_entry
 from rules.errors import DiceError
 
@@ -176,9 +178,7 @@ def battle_result_submit(
             battle=battle,
             data=payload,
         )
-        from campaigns.tasks import resolve_campaign
-
-        transaction.on_commit(lambda: resolve_campaign.delay(campaign.pk))
+        resolve_campaign_later(campaign.pk)
     return battle
 
 
@@ -191,9 +191,6 @@ def battle_result_correct(
     state goes back to what it was when the result was entered, decisions taken since are
     cancelled, and the log keeps both results with the reason (nothing is erased).
     """
-    from campaigns.models import Decision
-    from campaigns.permissions import viewer_context
-
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Say why the result is corrected.")})
@@ -241,7 +238,5 @@ def battle_result_correct(
             battle=battle,
             data={"before": previous, "after": payload, "reason": reason},
         )
-        from campaigns.tasks import resolve_campaign
-
-        transaction.on_commit(lambda: resolve_campaign.delay(campaign.pk))
+        resolve_campaign_later(campaign.pk)
     return battle

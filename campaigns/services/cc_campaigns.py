@@ -13,6 +13,7 @@ from campaigns.models import Campaign, LogEntry, Side
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.campaigns import campaign_create, side_join
 from campaigns.services.cc_engine import current_battle
+from campaigns.services.enqueue import resolve_campaign_later
 from rules.cc.campaign import Phase
 from rules.errors import RuleError, TableDataError
 
@@ -106,4 +107,6 @@ def cc_tables_update(*, campaign: Campaign, actor, data: Any) -> Campaign:
             summary=_("Campaign tables updated."),
             actor=actor,
         )
+        if campaign.stopped_reason:  # the rules stopped on these tables: try them again
+            resolve_campaign_later(campaign.pk)
     return campaign

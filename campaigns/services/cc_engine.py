@@ -19,24 +19,77 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.cc.engines import CCTemplate, template_for
+from campaigns.cc.labels import answer_text
 from campaigns.models import Battle, Campaign, Decision, LogEntry, Side
 from campaigns.permissions import viewer_context
 from campaigns.services._base import append_log, lock_campaign
+from campaigns.services.enqueue import resolve_campaign_later
 from rules.cc.campaign import Phase
 from rules.cc.common import Faction
 from rules.dice import EnteredDice, RollRecord, ServerDice, entered_roll, parse_entry
 from rules.errors import RollNeeded, RuleError
 from rules.explain import Decision as EngineDecision
+from rules.serial import to_data
 
 SEALED_PREFIX = "purchase."
 
 
 def cc_advance(*, campaign_id: int, actor=None) -> Campaign:
-    """Run the engine as far as it can go now (see the module doc)."""
-    with transaction.atomic():
-        campaign = lock_campaign(campaign_id)
-        _advance(campaign, actor)
+    """Run the engine as far as it can go now (see the module doc).
+
+    When the rules cannot go on (a table value the organiser has not entered), the reason is
+    kept on the campaign and logged for everyone, then raised to the caller.
+    """
+    try:
+        with transaction.atomic():
+            campaign = lock_campaign(campaign_id)
+            _run(campaign, actor)
+    except ValidationError as exc:
+        cc_resolution_stopped(campaign_id=campaign_id, messages=exc.messages)
+        raise
     return campaign
+
+
+def cc_resolve(*, campaign_id: int) -> Campaign:
+    """The worker's entry point: run the engine on after a result or an answer."""
+    return cc_advance(campaign_id=campaign_id)
+
+
+def cc_resolution_stopped(*, campaign_id: int, messages: list[str]) -> None:
+    """Keep and log why the rules stopped: fixing the tables (or "Resume") runs them again."""
+    with transaction.atomic():
+        _stopped(lock_campaign(campaign_id), messages)
+
+
+def _stopped(campaign: Campaign, messages: list[str]) -> None:
+    reason = " ".join(messages)
+    if campaign.stopped_reason == reason:
+        return  # already said: a retry does not repeat it in the log
+    campaign.stopped_reason = reason
+    campaign.save(update_fields=["stopped_reason", "updated_at"])
+    append_log(
+        campaign,
+        kind=LogEntry.Kind.RULE,
+        summary=_("The campaign waits for its organiser: %(why)s") % {"why": reason},
+    )
+
+
+def _run(campaign: Campaign, actor) -> None:
+    """`_advance`, clearing a stop that no longer holds (caller holds the lock)."""
+    _advance(campaign, actor)
+    if campaign.stopped_reason:
+        campaign.stopped_reason = ""
+        campaign.save(update_fields=["stopped_reason", "updated_at"])
+
+
+def cc_resume(*, campaign: Campaign, actor) -> None:
+    """A player or the game master asks the site to run the campaign's procedure again."""
+    if not viewer_context(actor, campaign).is_participant:
+        raise ValidationError(
+            _("Only the campaign's players and game master may do this."), code="forbidden"
+        )
+    with transaction.atomic():
+        resolve_campaign_later(campaign.pk)
 
 
 def _advance(campaign: Campaign, actor) -> None:
@@ -57,18 +110,19 @@ def _advance(campaign: Campaign, actor) -> None:
         dice = ServerDice() if server else EnteredDice(d.answer for d in answered if d.is_roll)
         try:
             outcome = tpl.step(state, _tables(tpl, campaign), dice, choices, result)
-        except RollNeeded as need:
-            _mark_applied(answered)
-            _open_roll_entry(campaign, battle, need)
-            return
         except RuleError as err:
             raise ValidationError(str(err)) from None
+        # The answers are applied exactly when the state that now holds them is saved: the
+        # two never disagree, whatever the engine waits for next.
         _mark_applied(answered)
         campaign.state = outcome.state.to_dict()
         campaign.save(update_fields=["state", "updated_at"])
-        if outcome.decision is not None:
+        if not outcome.done:
             _log_rolls(campaign, battle, dice.history)
-            _open_decisions(tpl, campaign, battle, outcome)
+            if outcome.roll is not None:
+                _open_roll_entry(campaign, battle, outcome.roll)
+            else:
+                _open_decisions(tpl, campaign, battle, outcome)
             return
         _log_explanation(campaign, battle, outcome.explanation)
         _reveal_sealed(campaign, battle)
@@ -251,11 +305,13 @@ def decision_answer(*, decision: Decision, actor, answer: Any) -> Decision:
             return decision
         state_phase = template_for(campaign.template).load(campaign.state).phase
         if state_phase is Phase.BATTLE:
-            from campaigns.tasks import resolve_campaign
-
-            transaction.on_commit(lambda: resolve_campaign.delay(campaign.pk))
-        else:
-            _advance(campaign, actor)
+            resolve_campaign_later(campaign.pk)
+            return decision
+        try:
+            with transaction.atomic():  # a savepoint: the answer stays whatever the rules say
+                _run(campaign, actor)
+        except ValidationError as exc:
+            _stopped(campaign, exc.messages)
     return decision
 
 
@@ -309,7 +365,8 @@ def _log_answer(campaign: Campaign, decision: Decision, actor) -> None:
         append_log(
             campaign,
             kind=LogEntry.Kind.SETUP,
-            summary=_("Your sealed choice: %(answer)s") % {"answer": _show(decision.answer)},
+            summary=_("Your sealed choice: %(answer)s")
+            % {"answer": answer_text(decision, decision.answer)},
             rule=decision.rule,
             actor=actor,
             battle=decision.battle,
@@ -326,7 +383,7 @@ def _log_answer(campaign: Campaign, decision: Decision, actor) -> None:
     else:
         summary = _("%(who)s chose %(answer)s: %(prompt)s") % {
             "who": who,
-            "answer": _show(decision.answer),
+            "answer": answer_text(decision, decision.answer),
             "prompt": decision.prompt,
         }
         kind = LogEntry.Kind.EVENT
@@ -419,6 +476,4 @@ def _roll_key(roll: dict[str, Any]) -> tuple:
 
 def _plain(value: Any) -> Any:
     """Make an explanation value JSON-friendly (enums, tuples, dataclasses)."""
-    from rules.serial import to_data
-
     return to_data(value)

@@ -33,6 +33,7 @@ from campaigns.models import (
 from campaigns.models.leagues import DEFAULT_K_BANDS, DEFAULT_TIEBREAKS
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_organiser
 from campaigns.services._base import append_log, lock_campaign
+from campaigns.services.enqueue import recompute_ratings_later
 from rules.cc.tournament import WinType
 from rules.errors import RuleError
 from rules.ratings import METRICS, EloConfig, elo_run, openskill_run
@@ -66,9 +67,7 @@ def _forbid(actor, league: League) -> None:
 
 def _schedule_recompute(league_id: int) -> None:
     League.objects.filter(pk=league_id).update(ratings_version=F("ratings_version") + 1)
-    from campaigns.tasks import recompute_league_ratings
-
-    transaction.on_commit(lambda: recompute_league_ratings.delay(league_id))
+    recompute_ratings_later(league_id)
 
 
 # --- Leagues ----------------------------------------------------------------------------------

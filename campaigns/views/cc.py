@@ -34,8 +34,7 @@ from campaigns.services.battles import (
     battle_roll,
 )
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
-from campaigns.services.cc_engine import cc_advance, decision_answer
-from campaigns.tasks import resolve_campaign
+from campaigns.services.cc_engine import cc_advance, cc_resume, decision_answer
 from campaigns.views.common import (
     flash_errors,
     flash_form_errors,
@@ -90,11 +89,11 @@ def cc_advance_view(request, pk: int):
 
 @login_required
 @require_POST
-def cc_resume(request, pk: int):
+def cc_resume_view(request, pk: int):
     campaign, viewer = _load(request, pk)
     if not viewer.is_participant:
         return HttpResponseForbidden(_("Only the campaign's players and game master may do this."))
-    resolve_campaign.delay(campaign.pk)
+    cc_resume(campaign=campaign, actor=request.user)
     messages.info(request, _("Resolution resumed."))
     return redirect(campaign)
 

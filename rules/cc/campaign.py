@@ -6,10 +6,13 @@ A campaign is a state machine over a serialisable state (`to_dict` / `from_dict`
                                                                               └--------> ENDED
 
 Each procedure runs through `run`, which works on a copy of the state and returns an
-`Outcome`: the new state and its explanation, or — when a player's choice is missing — the
-unchanged state carrying the rolls already made (`pending`) and the `Decision` to ask. The
-caller answers with `choices={decision.key: answer}` and calls the same procedure again;
-stored rolls are reused, never re-rolled. An illegal answer raises `RuleError` naming the rule.
+`Outcome`: the new state and its explanation, or — when a player's choice or a roll entered
+at the table is missing — the unchanged state carrying the rolls already made and the answers
+already given (`pending`), with the `Decision` or the roll to ask for. The caller answers with
+`choices={decision.key: answer}` (or the entered roll) and calls the same procedure again;
+stored rolls and answers are reused, never asked again. The caller keeps the waiting state,
+so what the players entered and the state that holds it can never disagree. An illegal
+answer raises `RuleError` naming the rule.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from rules.cc.campaign_tables import CampaignTables
 from rules.cc.common import Faction, Posture, Quality
 from rules.cc.common import roll as cc_roll
 from rules.dice import DiceSource, RollRecord
-from rules.errors import RuleError
+from rules.errors import RollNeeded, RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
 from rules.serial import from_data, to_data
 from rules.tables import MISSING
@@ -150,15 +153,20 @@ S = TypeVar("S", bound=Machine)
 
 @dataclass
 class Outcome(Generic[S]):
-    """A procedure's result: the state after it (or still waiting), and why."""
+    """A procedure's result: the state after it (or still waiting), and why.
+
+    While waiting, exactly one of `decision` (a player's choice) and `roll` (a roll to enter
+    from the table) says what is missing.
+    """
 
     state: S
     explanation: Explanation
     decision: Decision | None = None
+    roll: RollNeeded | None = None
 
     @property
     def done(self) -> bool:
-        return self.decision is None
+        return self.decision is None and self.roll is None
 
 
 _LISTED = 20
@@ -271,9 +279,11 @@ def run(
     session = Session(state, choices, dice)
     try:
         procedure(work, session)
-    except DecisionRequired as exc:
+    except (DecisionRequired, RollNeeded) as exc:
         waiting = copy.deepcopy(state)
         waiting.pending = Pending(dict(session.rolls), dict(session.choices))
+        if isinstance(exc, RollNeeded):
+            return Outcome(waiting, session.explanation, roll=exc)
         return Outcome(waiting, session.explanation, exc.decision)
     return Outcome(work, session.explanation)
 
@@ -309,9 +319,28 @@ def pay_vp(
 
 
 def sealed_purchase(
-    ctx: Session, pools: Mapping[Faction, list[str]], *, rule: str, noun: str, order: list[Faction]
+    ctx: Session,
+    pools: Mapping[Faction, list[str]],
+    tables: CampaignTables,
+    *,
+    rule: str,
+    cost_rule: str,
+    noun: str,
+    order: list[Faction],
 ) -> dict[Faction, list[str]]:
-    """Both players secretly fist any number of leaders from their pools, then reveal."""
+    """Both players secretly fist any number of leaders from their pools, then reveal.
+
+    Every formation on offer must have its cost in the tables before anyone chooses: an error
+    found after a secret choice would say what was chosen, so the check names the whole
+    (public) pools' missing costs and no sealed choice opens until they are entered.
+    """
+    missing = [f for side in order for f in pools[side] if tables.get(f, "cost") is MISSING]
+    if missing:
+        raise RuleError(
+            f"the Campaign Forces Table gives no cost for {', '.join(missing)}: the organiser "
+            f"enters them in the campaign's tables before the secret {noun} purchase",
+            rule=cost_rule,
+        )
     bought = {
         side: ctx.choose_some(
             f"purchase.{side.value}",
@@ -448,7 +477,11 @@ def divisional_requests(
     grant: Callable[[Faction, str], None],
     rule: str,
 ) -> None:
-    """The loser rolls once, the winner twice keeping one; an available result is granted."""
+    """The loser rolls once, the winner twice keeping one; an available result is granted.
+
+    Only results that would bring someone are offered: an unavailable one gives nothing, so
+    a player is never asked to choose it; a single usable result is kept without asking.
+    """
     for side, count in ((winner.other, 1), (winner, 2)):
         results = []
         for i in range(count):
@@ -462,17 +495,20 @@ def divisional_requests(
                 rule, f"{ctx.name(side)} Divisional Reserve roll {record.value}", result, record
             )
             results.append(result)
+        usable = [r for r in dict.fromkeys(results) if available(side, r)]
+        if not usable:
+            ctx.step(
+                rule,
+                f"{', '.join(dict.fromkeys(results))} not available: the {ctx.name(side)} player "
+                "receives nothing",
+            )
+            continue
         kept = ctx.choose(
             f"divisional.{side.value}",
             rule=rule,
             prompt=f"{ctx.name(side)}: keep one of the two Divisional Reserve results",
-            options=dict.fromkeys(results),
+            options=usable,
             chooser=side,
         )
-        if available(side, kept):
-            grant(side, kept)
-            ctx.step(
-                rule, f"{kept} is available and joins the {ctx.name(side)} Regimental pool", kept
-            )
-        else:
-            ctx.step(rule, f"{kept} is not available: the {ctx.name(side)} player receives nothing")
+        grant(side, kept)
+        ctx.step(rule, f"{kept} is available and joins the {ctx.name(side)} Regimental pool", kept)

@@ -164,7 +164,9 @@ def _forces(state: NormandyState, ctx: Session, tables: CampaignTables) -> None:
             f"{ctx.name(side)} Command Section led by {state.command_leader(side)}: {text}",
         )
     offers = {side: [n for n in state.regimental[side] if n != COMMAND[side]] for side in ORDER}
-    bought = sealed_purchase(ctx, offers, rule="NO-C1.55", noun="Section", order=ORDER)
+    bought = sealed_purchase(
+        ctx, offers, tables, rule="NO-C1.55", cost_rule="NO-C1.56", noun="Section", order=ORDER
+    )
     for side in ORDER:
         state.regimental[side] = [COMMAND[side], *offers[side]]
         record.fielded[side] = [COMMAND[side], *bought[side]]

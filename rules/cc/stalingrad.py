@@ -172,7 +172,9 @@ def _forces(state: StalingradState, ctx: Session, tables: CampaignTables) -> Non
         composition = tables.composition(COMMAND[side], quality)
         text = "not entered in the Campaign Forces Table" if composition is MISSING else composition
         ctx.step("ST-C1.5.3", f"{ctx.name(side)} Command Patrol ({quality.value}): {text}")
-    bought = sealed_purchase(ctx, state.pool, rule="ST-C1.5.4", noun="Patrol", order=ORDER)
+    bought = sealed_purchase(
+        ctx, state.pool, tables, rule="ST-C1.5.4", cost_rule="ST-C1.5.5", noun="Patrol", order=ORDER
+    )
     for side in ORDER:
         record.fielded[side] = [COMMAND[side], *bought[side]]
         filled = _fill_ins(state, ctx, side)

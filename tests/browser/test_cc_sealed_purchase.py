@@ -52,7 +52,7 @@ def test_sealed_purchases_are_revealed_together(browser, live_server, kurgan, pa
         assert ivan.get_by_text("Germans submitted a sealed choice").first.is_visible()
         assert ivan.get_by_text("Your sealed choice: Pionier").count() == 0
         soviet_card = ivan.locator("article.decision", has_text="Russian: secretly choose")
-        soviet_card.get_by_label("B", exact=True).check()
+        soviet_card.get_by_label("B (costs", exact=False).first.check()
         soviet_card.get_by_role("button", name="Submit").click()
         ivan.get_by_text("Answer recorded.").wait_for()
         ivan.get_by_role("link", name="The whole log, by battle and kind").click()

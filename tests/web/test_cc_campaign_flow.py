@@ -43,7 +43,7 @@ def test_st_c1_5_sealed_purchase_opens_for_both_sides_and_reveals_together(
     decision_answer(decision=decisions["purchase.axis"], actor=user, answer=["F"])
     public = LogEntry.objects.filter(campaign=stalingrad, private_to__isnull=True)
     assert not [e.summary for e in public if "F" in str(e.data) or ": F" in e.summary]
-    assert stalingrad.log.get(private_to=germans).summary == "Your sealed choice: F"
+    assert stalingrad.log.get(private_to=germans).summary == "Your sealed choice: F (costs 3 VP)"
     with pytest.raises(ValidationError, match="already been answered"):
         decision_answer(decision=decisions["purchase.axis"], actor=user, answer=["C"])
 

@@ -10,7 +10,8 @@ import random
 from typing import Any
 
 from rules.cc.campaign import Outcome
-from rules.cc.campaign_tables import CampaignTables
+from rules.cc.campaign_tables import EXAMPLE_FILE, CampaignTables
+from rules.tables import load_json
 
 
 def _row(formation: str, side: str, cost: int | None = None, **extra: Any) -> dict[str, Any]:
@@ -22,6 +23,16 @@ def _divisional(side: str, ranges: dict[tuple[int, int], str]) -> list[dict[str,
         {"side": side, "roll_low": lo, "roll_high": hi, "formation": f}
         for (lo, hi), f in ranges.items()
     ]
+
+
+def example_priced(campaign: str, cost: int = 2) -> CampaignTables:
+    """The shipped example (seed values) with a FICTIONAL cost wherever the seed gives none."""
+    data = load_json(EXAMPLE_FILE)[campaign]
+    rows = [
+        {**r, "cost": cost if r.get("cost") is None else r["cost"]}
+        for r in data["campaign_forces"]["rows"]
+    ]
+    return CampaignTables.load({**data, "campaign_forces": {"rows": rows}})
 
 
 STALINGRAD_DATA: dict[str, Any] = {

@@ -9,7 +9,7 @@ from rules.cc.common import Faction
 from rules.dice import EnteredDice
 from rules.errors import RuleError
 from tests.rules.cc.campaign_helpers import NORMANDY_TABLES as TABLES
-from tests.rules.cc.campaign_helpers import done
+from tests.rules.cc.campaign_helpers import done, example_priced
 
 US, G = Faction.ALLIES, Faction.AXIS
 NOTHING = {"purchase.allies": [], "purchase.axis": []}
@@ -46,8 +46,15 @@ def test_no_c1_11_positions_and_maps():
     )
 
 
+def test_no_c1_56_no_secret_purchase_opens_while_a_section_cost_is_missing():
+    with pytest.raises(RuleError) as err:
+        forces(tables=CampaignTables.example("normandy"))
+    assert err.value.rule == "NO-C1.56"
+    assert all(name in err.value.message for name in ("Krauss", "Bowen", "Cawthon", "Ehnert"))
+
+
 def test_no_c1_54_command_section_battle_one_from_the_example_data():
-    out = forces(tables=CampaignTables.example("normandy"))
+    out = forces(tables=example_priced("normandy"))
     texts = [s.text for s in out.explanation if s.rule == "NO-C1.54"]
     assert texts == [
         "US Command Section led by Sgt Craighead: 3 Line squads, 1 MMG",

@@ -10,7 +10,7 @@ from rules.cc.stalingrad import CarriedUnit, StalingradResult
 from rules.dice import EnteredDice
 from rules.errors import RuleError
 from tests.rules.cc.campaign_helpers import STALINGRAD_TABLES as TABLES
-from tests.rules.cc.campaign_helpers import done
+from tests.rules.cc.campaign_helpers import done, example_priced
 
 G, R = Faction.AXIS, Faction.ALLIES
 POSTURES = {"defend": Posture.DEFEND, "recon": Posture.RECON, "attack": Posture.ATTACK}
@@ -57,11 +57,20 @@ def test_st_c1_1_russian_orients_with_the_white_die():
     assert done(out).current.orientation == 5
 
 
+def test_st_c1_5_5_no_secret_purchase_opens_while_a_patrol_cost_is_missing():
+    with pytest.raises(RuleError) as err:
+        st.prepare_forces(
+            st.new_campaign(), CampaignTables.example("stalingrad"), EnteredDice([(1, 1)])
+        )
+    assert err.value.rule == "ST-C1.5.5"
+    for patrol in ("C", "D", "F", "Pionier", "A", "B", "E", "Assault Engineers"):
+        assert patrol in err.value.message
+
+
 def test_st_c1_5_3_command_patrol_battle_one_from_the_example_data():
-    example = CampaignTables.example("stalingrad")
     out = st.prepare_forces(
         st.new_campaign(),
-        example,
+        example_priced("stalingrad"),
         EnteredDice([(1, 1)]),
         {"purchase.axis": [], "purchase.allies": []},
     )
@@ -285,6 +294,14 @@ def test_st_c3_5_divisional_reserve_result_already_in_pool_gives_nothing():
     state = done(out)
     assert state.pool == st.INITIAL_POOL
     assert [s.text for s in out.explanation if s.rule == "ST-C3.5"][-1].endswith("receives nothing")
+
+
+def test_st_c3_5_a_result_that_would_bring_nothing_is_not_offered():
+    state = after_battle(1, "O", G, Posture.RECON)
+    state.pool[G] = ["C", "D", "F"]
+    # German rolls 9 → F (already in the pool: nothing) and 10 → Pionier (available).
+    out = conclude(state, G, EnteredDice([(1, 2), (4, 5), (4, 6)]), {"quality": "none"})
+    assert done(out).pool[G] == ["C", "D", "F", "Pionier"]
 
 
 def test_st_c3_5_the_winner_keeps_one_of_two_rolls():
