@@ -10,6 +10,11 @@ urlpatterns = [
     path("campaigns/<int:pk>/tcs/start/", tcs.tcs_start, name="tcs-start"),
     path("campaigns/<int:pk>/tcs/advance/", tcs.tcs_advance, name="tcs-advance"),
     path("campaigns/<int:pk>/tcs/end/", tcs.tcs_end, name="tcs-end"),
+    path(
+        "campaigns/<int:pk>/tcs/end/withdraw/",
+        tcs.tcs_end_withdraw,
+        name="tcs-end-withdraw",
+    ),
     path("campaigns/<int:pk>/tcs/timeline/", tcs.tcs_timeline_view, name="tcs-timeline"),
     path("campaigns/<int:pk>/tcs/export.json", tcs.tcs_export, name="tcs-export"),
     path("campaigns/<int:pk>/tcs/readings/", tcs.tcs_readings, name="tcs-readings"),
@@ -30,6 +35,11 @@ urlpatterns = [
         "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/edit/",
         tcs.tcs_sheet_edit,
         name="tcs-sheet-edit",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/delete/",
+        tcs.tcs_sheet_delete,
+        name="tcs-sheet-delete",
     ),
     path(
         "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/reveal/",

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaigns.models import Campaign, Side
 from campaigns.models.tcs import (
@@ -22,7 +24,9 @@ from campaigns.models.tcs import (
     TcsUnit,
 )
 from campaigns.permissions import Viewer, can_act_for_side, can_see_tcs_secret
+from campaigns.tcs.state import END_AGREED, blockers_for, current_turn
 from rules.tcs.clock import Turn
+from rules.tcs.opsheet import OpSheet
 
 
 def is_finished(campaign: Campaign) -> bool:
@@ -97,8 +101,6 @@ class OperationView:
 
 def tcs_operation(campaign: Campaign, viewer: Viewer) -> OperationView:
     """The operation page (5 queries beyond the campaign with its sides and seats)."""
-    from campaigns.services.tcs import current_turn
-
     turn = current_turn(campaign)
     sides = list(campaign.sides.all())
     seen = visible_side_ids(campaign, viewer, sides)
@@ -133,6 +135,113 @@ def tcs_operation(campaign: Campaign, viewer: Viewer) -> OperationView:
             )
         )
     return OperationView(campaign, turn, views, is_finished(campaign))
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """One thing the operation waits for: `who` must do `what` (side_id: that side's)."""
+
+    who: str
+    what: str
+    side_id: int | None = None
+
+
+def start_blockers(campaign: Campaign, viewer: Viewer) -> list[Waiting]:
+    """Sheets that keep play from starting [27.1.f], one line per side (1 query): the codes
+    of the sheets this viewer may see, a count of the others."""
+    waiting = (
+        OpSheetRecord.objects.filter(campaign=campaign)
+        .exclude(state__status="implemented")
+        .select_related("side")
+        .order_by("side__order", "created_at", "id")
+    )
+    by_side: dict[int, list[OpSheetRecord]] = {}
+    for sheet in waiting:
+        by_side.setdefault(sheet.side_id, []).append(sheet)
+    found = []
+    for sheets in by_side.values():
+        side = sheets[0].side
+        if can_see_tcs_secret(viewer, side.pk, finished=is_finished(campaign)):
+            what = _("delete the unimplemented op sheet(s) %(codes)s") % {
+                "codes": ", ".join(s.code for s in sheets)
+            }
+        else:
+            what = ngettext(
+                "delete %(n)s unimplemented op sheet",
+                "delete %(n)s unimplemented op sheets",
+                len(sheets),
+            ) % {"n": len(sheets)}
+        found.append(Waiting(side.name, what, side.pk))
+    return found
+
+
+def operation_waiting(
+    campaign: Campaign, viewer: Viewer, op: OperationView | None = None
+) -> list[Waiting]:
+    """What the operation waits for and from whom, as this viewer may know it: another
+    side's op sheets and what its Command Phase still needs stay private [1.5]. Every line
+    names an action someone can take (2 queries beyond `tcs_operation`)."""
+    if is_finished(campaign):
+        return []
+    op = op or tcs_operation(campaign, viewer)
+    found: list[Waiting] = []
+    anyone = _("the organiser, a game master or any player")
+    agreed = set(campaign.state.get(END_AGREED, []))
+    if agreed:
+        for sv in op.sides:
+            if sv.side.pk not in agreed:
+                found.append(
+                    Waiting(
+                        sv.side.name,
+                        _("agree to end the operation, or the agreeing side withdraws"),
+                        sv.side.pk,
+                    )
+                )
+    if campaign.status == Campaign.Status.SETUP:
+        found += [
+            Waiting(w.who, w.what + " " + _("before play can start [27.1.f]"), w.side_id)
+            for w in start_blockers(campaign, viewer)
+        ]
+        found.append(Waiting(anyone, _("start play at turn 1")))
+    elif campaign.status == Campaign.Status.ACTIVE:
+        for sv in op.sides:
+            if sv.phase is None:
+                what = _("open this turn's Command Phase")
+            elif sv.phase.status == CommandPhase.Status.COMPLETED:
+                continue
+            elif sv.can_see:
+                todo = blockers_for(
+                    sv.phase.steps,
+                    [OpSheet.from_dict(r.state) for r in sv.sheets],
+                    [f.formation for f in sv.formations],
+                    sv.settings.rating if sv.settings else 3,
+                    campaign,
+                )
+                what = _("complete the Command Phase")
+                if todo:
+                    what += ": " + "; ".join(todo)
+            else:
+                what = _("complete the Command Phase")
+            found.append(Waiting(sv.side.name, what, sv.side.pk))
+        if op.ready_to_advance:
+            found.append(Waiting(anyone, _("start the next turn")))
+    if viewer.is_gm or viewer.side_ids:
+        decisions = TcsDecision.objects.filter(
+            campaign=campaign, status=TcsDecision.Status.OPEN
+        ).select_related("chooser")
+        if not viewer.is_gm:
+            decisions = decisions.filter(
+                Q(chooser_id__in=viewer.side_ids) | Q(side_id__in=viewer.side_ids)
+            )
+        for d in decisions:
+            found.append(
+                Waiting(
+                    d.chooser.name,
+                    _("choose which battalion a lost unit counts for [17.1.c]"),
+                    d.chooser_id,
+                )
+            )
+    return found
 
 
 def decisions_to_make(campaign: Campaign, viewer: Viewer) -> int:

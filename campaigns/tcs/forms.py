@@ -9,19 +9,12 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign
 from campaigns.models.tcs import SHEET_TEXT_FIELDS, OpSheetRecord, TcsFormation, TcsUnit
+from campaigns.tcs.graphics import check_graphic
 from rules.dice import D6, D66
 from rules.errors import DiceError
 from rules.tcs.clock import Light
 from rules.tcs.opsheet import OpSheetType
 
-MAX_GRAPHIC_BYTES = 5 * 1024 * 1024
-GRAPHIC_TYPES = {  # magic bytes → what it is; SVG is refused (it can carry scripts)
-    b"\x89PNG\r\n\x1a\n": "PNG",
-    b"\xff\xd8\xff": "JPEG",
-    b"GIF87a": "GIF",
-    b"GIF89a": "GIF",
-    b"%PDF-": "PDF",
-}
 MISSION_CHOICES = [
     ("", _("— not on this sheet")),
     (OpSheetType.ATTACK.value, _("Attack")),
@@ -41,21 +34,6 @@ DICE_CHOICES = [
     ("server", _("The site rolls (logged before anyone sees it)")),
     ("entered", _("We rolled at the table")),
 ]
-
-
-def check_graphic(upload) -> None:
-    if upload is None:
-        return
-    if upload.size > MAX_GRAPHIC_BYTES:
-        raise forms.ValidationError(_("The graphic may be at most 5 MB."))
-    head = upload.read(16)
-    upload.seek(0)
-    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
-        return
-    if not any(head.startswith(magic) for magic in GRAPHIC_TYPES):
-        raise forms.ValidationError(
-            _("Upload a PNG, JPEG, GIF, WebP or PDF picture of the graphic.")
-        )
 
 
 class OperationForm(forms.Form):
@@ -259,11 +237,11 @@ class SheetTextsForm(forms.ModelForm):
 
 
 class SheetDrawForm(SheetTextsForm):
+    """Drawing a sheet. During set-up every sheet is drawn before play and starts
+    implemented [6.8, 27.1.f]; in play it starts in Command Prep. Nothing to choose."""
+
     code = forms.CharField(
         label=_("Sheet label"), max_length=40, help_text=_("e.g. A1 or “Hill 110”")
-    )
-    pregame = forms.BooleanField(
-        label=_("Drawn before play: implemented at once [6.8, 27.1.f]"), required=False
     )
 
     class Meta(SheetTextsForm.Meta):
@@ -272,11 +250,8 @@ class SheetDrawForm(SheetTextsForm):
     def __init__(self, units, *args, setup=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.units = list(units)
-        self.order_fields(["code", "pregame"])
-        if not setup:
-            del self.fields["pregame"]
-        else:
-            self.fields["pregame"].initial = True
+        self.setup = setup
+        self.order_fields(["code"])
         for unit in self.units:
             self.fields[f"m_{unit.code}"] = forms.ChoiceField(
                 label=unit.code, choices=MISSION_CHOICES, required=False

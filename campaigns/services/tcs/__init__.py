@@ -10,11 +10,15 @@ as the engine sees it; the Command Phase step frame), `operations` (operation, s
 of battle, CSV), `turns` (start, next turn, end), `opsheets` (draw, edit, reveal, declare,
 add and strike units, Prepared Defense), `command_phase`, `losses` (losses, morale, the
 opponent's 17.1.c choice, corrections), `readings` (the operation's TcsOptions).
+
+No state a player can reach stalls the operation: every sheet can be corrected, deleted
+(while it never took effect) or ended, an end proposal can be agreed to or withdrawn, and
+the selectors say what the operation waits for and from whom
+(`campaigns.selectors.tcs.operation_waiting`).
 """
 
 from campaigns.services.tcs.command_phase import (
     phase_blockers,
-    recovery_due,
     tcs_phase_attempt,
     tcs_phase_check_roll,
     tcs_phase_choose_alternative,
@@ -26,9 +30,7 @@ from campaigns.services.tcs.command_phase import (
 )
 from campaigns.services.tcs.common import (
     MAX_RATING,
-    current_turn,
     log_explanation,
-    options_for,
     parse_clock,
 )
 from campaigns.services.tcs.engine import SideEngine, load_side
@@ -49,9 +51,11 @@ from campaigns.services.tcs.operations import (
 )
 from campaigns.services.tcs.opsheets import (
     SHEET_TEXT_FIELDS,
+    sheet_deletable,
     tcs_sheet_add_units,
     tcs_sheet_declare_failure,
     tcs_sheet_declare_success,
+    tcs_sheet_delete,
     tcs_sheet_draw,
     tcs_sheet_edit,
     tcs_sheet_prepared_defense,
@@ -61,16 +65,26 @@ from campaigns.services.tcs.opsheets import (
 from campaigns.services.tcs.readings import OPTION_RULES, tcs_options_update
 from campaigns.services.tcs.turns import (
     tcs_operation_end,
+    tcs_operation_end_withdraw,
     tcs_operation_start,
     tcs_turn_advance,
+)
+from campaigns.tcs.state import (
+    END_AGREED,
+    blockers_for,
+    current_turn,
+    options_for,
+    recovery_due,
 )
 
 __all__ = [
     "CSV_COLUMNS",
+    "END_AGREED",
     "MAX_RATING",
     "OPTION_RULES",
     "SHEET_TEXT_FIELDS",
     "SideEngine",
+    "blockers_for",
     "current_turn",
     "load_side",
     "log_explanation",
@@ -79,6 +93,7 @@ __all__ = [
     "parse_track",
     "phase_blockers",
     "recovery_due",
+    "sheet_deletable",
     "tcs_decision_resolve",
     "tcs_formation_add",
     "tcs_losses_record",
@@ -86,6 +101,7 @@ __all__ = [
     "tcs_oob_import",
     "tcs_operation_create",
     "tcs_operation_end",
+    "tcs_operation_end_withdraw",
     "tcs_operation_start",
     "tcs_options_update",
     "tcs_phase_attempt",
@@ -99,6 +115,7 @@ __all__ = [
     "tcs_sheet_add_units",
     "tcs_sheet_declare_failure",
     "tcs_sheet_declare_success",
+    "tcs_sheet_delete",
     "tcs_sheet_draw",
     "tcs_sheet_edit",
     "tcs_sheet_prepared_defense",

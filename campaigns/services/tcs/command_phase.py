@@ -19,12 +19,10 @@ from campaigns.models import Campaign, LogEntry, Side
 from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import (
-    current_turn,
     dice_for,
     locked,
     log_private,
     may_act,
-    options_for,
     roll_needed,
     rule_error,
 )
@@ -38,14 +36,14 @@ from campaigns.services.tcs.engine import (
     track_state,
     vehicle_track,
 )
-from rules.dice import EnteredDice, ServerDice
+from campaigns.tcs.state import blockers_for, current_turn, options_for
+from rules.dice import D6, EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError
 from rules.explain import DecisionRequired, Explanation
-from rules.tcs.clock import morale_recovery_due
 from rules.tcs.command_prep import AttemptMode, attempt_implementation
 from rules.tcs.morale import BattalionMorale, battalion_recovery
 from rules.tcs.opsheet import OpSheetType
-from rules.tcs.reserves import choose_alternative, commit_reserves, forced_commitment, roll_check
+from rules.tcs.reserves import choose_alternative, commit_reserves, roll_check
 from rules.tcs.vehicle_morale import vehicle_recovery
 from rules.tcs.weighted_turns import accumulate_weighted_turns
 
@@ -88,6 +86,8 @@ def tcs_phase_weighted_turns(
         if phase.steps.get("ticked"):
             raise ValidationError(_("Weighted turns were already added in this Command Phase."))
         fired_ids = set(fired_sheets)
+        if fired_ids - {r.pk for r in engine.records}:
+            raise ValidationError({"fired_sheets": _("Choose among this side's op sheets.")})
         fired: set[str] = set()
         for record in engine.records:
             if record.pk in fired_ids:
@@ -126,7 +126,24 @@ def tcs_phase_weighted_turns(
 
 
 def _threshold_entries(thresholds: Mapping[str, int | None]) -> dict[OpSheetType, int | None]:
-    return {OpSheetType(k): v for k, v in thresholds.items()}
+    """Row type → the threshold read off the chart (None: the cell shows no number)."""
+    entries: dict[OpSheetType, int | None] = {}
+    for key, value in thresholds.items():
+        try:
+            row = OpSheetType(key)
+        except ValueError:
+            raise ValidationError(
+                {
+                    "thresholds": _("Name each threshold's row: %(rows)s.")
+                    % {"rows": ", ".join(t.value for t in OpSheetType)}
+                }
+            ) from None
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValidationError(
+                {"thresholds": _("A threshold is a d66 reading (11–66) or empty.")}
+            )
+        entries[row] = value
+    return entries
 
 
 def tcs_phase_attempt(
@@ -251,64 +268,111 @@ def tcs_phase_check_roll(
 # --- morale recovery ------------------------------------------------------------------------
 
 
-def recovery_due(campaign: Campaign) -> bool:
-    turn = current_turn(campaign)
-    return morale_recovery_due(turn, Explanation(), even_hours_at_night=True)
-
-
 def tcs_phase_recovery(
     *, phase: CommandPhase, actor, rolls: Mapping[int, int | None] | None = None
 ) -> dict[str, tuple[int, int]]:
     """Step 7: on whole hours (at night even hours) each battalion and vehicle formation
     rolls 1d6; ≤ its value lowers it by 1, never while attacking [17.1.d–e, 17.8.d, 26.1.d].
 
-    `rolls` maps a formation pk to the die rolled at the table; None everywhere → server.
+    `rolls` maps a formation pk to the die rolled at the table; None: the server rolls every
+    die. With entered dice each formation that must roll needs its die: the missing ones are
+    all named at once and nothing changes until they are given. A die entered for a
+    formation that does not roll (morale 0, attacking, not its recovery hour) is not used;
+    the phase records it (`recovery_unused`) and the log says so.
     """
     with phase_step(phase, actor) as step:
         phase, engine, turn = step.phase, step.engine, step.turn
         if phase.steps.get("recovery"):
             raise ValidationError(_("Morale recovery was already rolled in this Command Phase."))
-        server = rolls is None or all(v is None for v in rolls.values())
+        moraled = [f for f in engine.formations.values() if f.morale != TcsFormation.Morale.NONE]
+        server = rolls is None
+        entered = _entered_recovery(rolls, moraled)
         options = options_for(step.campaign)
         changes: dict[str, tuple[int, int]] = {}
+        missing: dict[str, str] = {}
+        unused: list[str] = []
         exp_all: list[tuple[TcsFormation, Explanation]] = []
-        for formation in engine.formations.values():
-            if formation.morale == TcsFormation.Morale.NONE:
-                continue
-            value = None if server else (rolls or {}).get(formation.pk)
+        for formation in moraled:
+            value = entered.get(formation.pk)
             dice = ServerDice() if server else EnteredDice([] if value is None else [value])
             try:
-                if formation.morale == TcsFormation.Morale.BATTALION:
-                    morale = BattalionMorale.from_dict(formation.state)
-                    result = battalion_recovery(
-                        morale, turn, dice, oob=engine.oob, sheets=engine.sheet_list
-                    )
-                    new_state = morale.to_dict()
-                else:
-                    track = vehicle_track(engine, formation)
-                    if track is None:
-                        continue
-                    result = vehicle_recovery(
-                        track,
-                        turn,
-                        dice,
-                        formation_units=engine.oob.surviving(formation.code),
-                        sheets=engine.sheet_list,
-                        options=options,
-                    )
-                    new_state = track_state(track)
+                result, new_state = _recover(engine, formation, turn, dice, options)
             except RollNeeded as exc:
-                raise roll_needed(exc, f"roll_{formation.pk}") from None
+                missing.update(roll_needed(exc, f"roll_{formation.pk}").message_dict)
+                continue
             except RuleError as exc:
                 raise rule_error(exc, f"roll_{formation.pk}") from None
+            if result is None:  # a vehicle formation without steps keeps no track
+                continue
+            if value is not None and result.roll is None:
+                unused.append(formation.code)
             if result.after != result.before:
                 changes[formation.code] = (result.before, result.after)
             save_formation(formation, new_state, turn.number, "recovery")
             exp_all.append((formation, result.explanation))
+        if missing:
+            raise ValidationError(missing)
         mark(phase, "recovery", {k: list(v) for k, v in changes.items()} or True)
+        if unused:
+            mark(phase, "recovery_unused", unused)
         for formation, exp in exp_all:
             step.log(exp, {"formation": formation.pk})
+        if unused:
+            log_private(
+                step.campaign,
+                phase.side,
+                actor,
+                _("Dice entered for %(f)s were not used: no recovery roll is made for them.")
+                % {"f": ", ".join(unused)},
+                rule="17.1.d",
+                tag={"phase": phase.pk},
+                turn=turn.number,
+            )
     return changes
+
+
+def _entered_recovery(
+    rolls: Mapping[int, int | None] | None, moraled: list[TcsFormation]
+) -> dict[int, int]:
+    """The dice entered, checked before anything is rolled or applied."""
+    if rolls is None:
+        return {}
+    known = {f.pk for f in moraled}
+    errors: dict[str, str] = {}
+    entered: dict[int, int] = {}
+    for pk, value in rolls.items():
+        if pk not in known:
+            errors["rolls"] = _("Enter dice only for this side's formations that keep morale.")
+            continue
+        if value is None:
+            continue
+        try:
+            entered[pk] = D6.check_value(value)
+        except RuleError as exc:
+            errors[f"roll_{pk}"] = exc.message
+    if errors:
+        raise ValidationError(errors)
+    return entered
+
+
+def _recover(engine, formation, turn, dice, options):
+    """One formation's recovery roll: (result, state to save), or (None, None)."""
+    if formation.morale == TcsFormation.Morale.BATTALION:
+        morale = BattalionMorale.from_dict(formation.state)
+        result = battalion_recovery(morale, turn, dice, oob=engine.oob, sheets=engine.sheet_list)
+        return result, morale.to_dict()
+    track = vehicle_track(engine, formation)
+    if track is None:
+        return None, None
+    result = vehicle_recovery(
+        track,
+        turn,
+        dice,
+        formation_units=engine.oob.surviving(formation.code),
+        sheets=engine.sheet_list,
+        options=options,
+    )
+    return result, track_state(track)
 
 
 # --- completing the phase -------------------------------------------------------------------
@@ -316,24 +380,13 @@ def tcs_phase_recovery(
 
 def phase_blockers(phase: CommandPhase, engine: SideEngine, campaign: Campaign) -> list[str]:
     """What must still be done before the phase may be completed."""
-    blockers = []
-    in_prep = any(s.status.in_prep or s.pending_additions for s in engine.sheet_list)
-    if in_prep and not phase.steps.get("ticked"):
-        blockers.append(_("add the weighted turns (step 2)"))
-    if (
-        recovery_due(campaign)
-        and not phase.steps.get("recovery")
-        and any(
-            f.morale != TcsFormation.Morale.NONE and f.state.get("value", 0) > 0
-            for f in engine.formations.values()
-        )
-    ):
-        blockers.append(_("roll morale recovery (step 7)"))
-    for state in engine.sheet_list:
-        forced = forced_commitment(state)
-        if forced is not None:
-            blockers.append(forced.prompt + " [6.14.b]")
-    return blockers
+    return blockers_for(
+        phase.steps,
+        engine.sheet_list,
+        engine.formations.values(),
+        engine.settings.rating,
+        campaign,
+    )
 
 
 def tcs_phase_complete(*, phase: CommandPhase, actor) -> CommandPhase:

@@ -21,8 +21,6 @@ from rules.dice import EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError
 from rules.explain import Explanation
 from rules.serial import to_data
-from rules.tcs.clock import Turn
-from rules.tcs.options import DEFAULT_OPTIONS, TcsOptions
 
 MAX_RATING = 12
 
@@ -39,16 +37,6 @@ def parse_clock(text: str) -> int:
     if hours > 23 or minutes > 59:
         raise ValidationError({"start_clock": _("Give a time between 0000 and 2359.")})
     return hours * 60 + minutes
-
-
-def current_turn(campaign: Campaign) -> Turn:
-    data = campaign.state.get("turn") or {"number": 0, "minutes": 480, "light": "day"}
-    return Turn.from_dict(data)
-
-
-def options_for(campaign: Campaign) -> TcsOptions:
-    data = campaign.options.get("tcs_options")
-    return TcsOptions.from_dict(data) if data else DEFAULT_OPTIONS
 
 
 # --- lock and permissions -------------------------------------------------------------------
@@ -99,6 +87,30 @@ def side_write(side_or_id: Side | int, campaign_id: int, actor) -> Iterator[Camp
 def rule_error(exc: RuleError, field: str | None = None) -> ValidationError:
     text = f"[{exc.rule}] {exc.message}" if exc.rule else exc.message
     return ValidationError({field: text}) if field else ValidationError(text)
+
+
+def clean_texts(texts: Mapping[str, Any] | None, fields: Iterable[str]) -> dict[str, str]:
+    """What a player wrote on a sheet, stripped and checked against each field's length, so
+    that no path (page, API) can store a text the database would refuse."""
+    from campaigns.models.tcs import OpSheetRecord
+
+    clean: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for name, value in (texts or {}).items():
+        if name not in fields:
+            continue
+        if value is not None and not isinstance(value, str):
+            errors[name] = _("Write text here.")
+            continue
+        text = (value or "").strip()
+        limit = OpSheetRecord._meta.get_field(name).max_length
+        if limit and len(text) > limit:
+            errors[name] = _("At most %(n)s characters.") % {"n": limit}
+            continue
+        clean[name] = text
+    if errors:
+        raise ValidationError(errors)
+    return clean
 
 
 def check_code(value: str, field: str) -> str:

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, Side
 from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation, TcsSide, TcsUnit
-from campaigns.services.tcs.common import current_turn, locked, log_explanation, may_act
+from campaigns.services.tcs.common import locked, log_explanation, may_act
+from campaigns.tcs.state import current_turn
 from rules.explain import Explanation
 from rules.tcs.clock import Turn
 from rules.tcs.command_prep import CommandPrepTable

@@ -16,13 +16,11 @@ from campaigns.models import Campaign, LogEntry, Side
 from campaigns.models.tcs import TcsDecision, TcsFormation, TcsUnit
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import (
-    current_turn,
     dice_for,
     locked,
     log_explanation,
     log_private,
     may_act,
-    options_for,
     roll_needed,
     rule_error,
     side_write,
@@ -34,7 +32,9 @@ from campaigns.services.tcs.engine import (
     track_state,
     vehicle_track,
 )
-from rules.errors import RollNeeded, RuleError
+from campaigns.tcs.state import current_turn, options_for
+from rules.dice import EnteredDice
+from rules.errors import DiceError, RollNeeded, RuleError
 from rules.explain import DecisionRequired, Explanation
 from rules.tcs.morale import BattalionMorale, battalion_loss
 from rules.tcs.opsheet import EntryStatus, OpSheetType, check_assignment, eliminate
@@ -58,11 +58,12 @@ def _nearest_list(nearest: str | Sequence[str] | None) -> list[str]:
 def _vehicle_losses(engine, unit, formation, steps, rolls, turn, options, outcome, logs):
     track = vehicle_track(engine, formation)
     before_status = {pk: s.status for pk, s in engine.sheets.items()}
+    dice = dice_for(rolls)
     try:
         result = vehicle_step_losses(
             track,
             steps,
-            dice_for(rolls),
+            dice,
             formation_units=engine.oob.surviving(formation.code),
             sheets=engine.sheet_list,
             options=options,
@@ -70,9 +71,21 @@ def _vehicle_losses(engine, unit, formation, steps, rolls, turn, options, outcom
     except RollNeeded as exc:
         raise roll_needed(exc, "rolls") from None
     except RuleError as exc:
-        raise rule_error(exc, "steps") from None
+        raise rule_error(exc, "rolls" if isinstance(exc, DiceError) else "steps") from None
+    if isinstance(dice, EnteredDice) and dice.remaining:
+        # every die entered is applied exactly once: one left over is a mistake to correct
+        raise ValidationError(
+            {
+                "rolls": _(
+                    "%(n)s check roll(s) were needed [17.8.b] but %(m)s were entered: enter "
+                    "exactly the dice rolled at the table."
+                )
+                % {"n": len(result.checks), "m": len(rolls or [])}
+            }
+        )
     save_formation(formation, track_state(track), turn.number, "loss")
     outcome["failed"] = result.failed
+    outcome["checks"] = [c.value for c in result.checks]
     logs.append(({"formation": formation.pk}, result.explanation))
     outcome["sheets_failed"] = [
         r.pk for r in engine.records if engine.sheets[r.pk].status != before_status[r.pk]
@@ -97,6 +110,7 @@ def tcs_losses_record(
     combat: bool = True,
     nearest: str | Sequence[str] | None = None,
     rolls: list[int] | None = None,
+    expected_steps_left: int | None = None,
 ) -> dict[str, Any]:
     """Step losses on one unit [10.0]. A destroyed non-vehicle unit enters its battalion's
     box [17.1.a–c]; vehicle steps fill the formation's morale track with a d6 check per point
@@ -105,7 +119,10 @@ def tcs_losses_record(
 
     `nearest` names the battalion(s) nearest to a unit outside any battalion [17.1.c]; when
     several tie, the loss is recorded and the opponent is asked to choose (a `TcsDecision`,
-    resolved by `tcs_decision_resolve`)."""
+    resolved by `tcs_decision_resolve`).
+
+    `expected_steps_left` (the steps the caller saw) makes a repeated request harmless: if
+    the unit no longer has them, nothing is recorded twice and the refusal says why."""
     candidates = _nearest_list(nearest)
     with side_write(unit.side_id, unit.campaign_id, actor) as campaign:
         if campaign.status != Campaign.Status.ACTIVE:
@@ -113,6 +130,16 @@ def tcs_losses_record(
         side = Side.objects.get(pk=unit.side_id)
         engine = load_side(campaign, side)
         unit = engine.units[unit.code]
+        if expected_steps_left is not None and expected_steps_left != unit.steps_left:
+            raise ValidationError(
+                {
+                    "expected_steps_left": _(
+                        "%(u)s has %(n)s steps left, not %(e)s: this loss may already be "
+                        "recorded. Nothing was changed."
+                    )
+                    % {"u": unit.code, "n": unit.steps_left, "e": expected_steps_left}
+                }
+            )
         if unit.eliminated:
             raise ValidationError({"unit": _("%(u)s is already eliminated.") % {"u": unit.code}})
         if not 1 <= steps <= unit.steps_left:

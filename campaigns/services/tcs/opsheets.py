@@ -14,16 +14,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry, Side
-from campaigns.models.tcs import SHEET_TEXT_FIELDS, CommandPhase, OpSheetRecord
+from campaigns.models.tcs import SHEET_TEXT_FIELDS, CommandPhase, OpSheetRecord, private_storage
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.tcs.common import (
     check_code,
-    current_turn,
+    clean_texts,
     is_tcs,
     log_explanation,
     log_private,
     may_act,
-    options_for,
     publish,
     rule_error,
     side_write,
@@ -35,6 +34,8 @@ from campaigns.services.tcs.engine import (
     mark,
     phase_step,
 )
+from campaigns.tcs.graphics import check_graphic
+from campaigns.tcs.state import current_turn, options_for
 from rules.errors import RuleError
 from rules.tcs.additions import add_units
 from rules.tcs.clock import Phase
@@ -64,6 +65,22 @@ def _sheet_type(value: str, field: str) -> OpSheetType:
         ) from None
 
 
+def _missions(missions: Mapping[str, str], field: str) -> dict[str, OpSheetType]:
+    if not isinstance(missions, Mapping):
+        raise ValidationError({field: _("Give each unit's mission.")})
+    return {str(u): _sheet_type(m, field) for u, m in missions.items()}
+
+
+def _alternatives(alternatives) -> dict[str, list[str]]:
+    if alternatives is None:
+        return {}
+    if not isinstance(alternatives, Mapping) or any(
+        isinstance(units, str) or not isinstance(units, Iterable) for units in alternatives.values()
+    ):
+        raise ValidationError({"alternatives": _("Give each alternative its list of units.")})
+    return {str(name): [str(u) for u in units] for name, units in alternatives.items()}
+
+
 def tcs_sheet_draw(
     *,
     side: Side,
@@ -72,19 +89,41 @@ def tcs_sheet_draw(
     missions: Mapping[str, str],
     reserves: Iterable[str] = (),
     alternatives: Mapping[str, Iterable[str]] | None = None,
-    pregame: bool = False,
+    pregame: bool | None = None,
     texts: Mapping[str, str] | None = None,
     graphic=None,
 ) -> OpSheetRecord:
-    """Draw an op sheet [6.8]: unimplemented in play, implemented when drawn before play
-    [27.1.f]. Preliminary instructions exist when their text is written [6.14.a]."""
+    """Draw an op sheet [6.8]. During set-up every sheet is drawn before play and starts
+    implemented [27.1.f]; in play it starts unimplemented, in Command Prep. `pregame` may
+    only confirm that (None: decided by the operation's status), so no sheet can be left in
+    set-up unimplemented, which would keep play from ever starting. Preliminary instructions
+    exist when their text is written [6.14.a]."""
     code = check_code(code, "code")
-    texts = {k: (v or "").strip() for k, v in (texts or {}).items() if k in SHEET_TEXT_FIELDS}
+    texts = clean_texts(texts, SHEET_TEXT_FIELDS)
+    kinds = _missions(missions, "missions")
+    alternatives = _alternatives(alternatives)
+    reserves = [str(u) for u in reserves]
+    try:
+        check_graphic(graphic)
+    except ValidationError as exc:
+        raise ValidationError({"graphic": exc.messages}) from None
     with side_write(side, side.campaign_id, actor) as campaign:
-        if pregame and campaign.status != Campaign.Status.SETUP:
+        setup = campaign.status == Campaign.Status.SETUP
+        if pregame and not setup:
             raise ValidationError(
                 {"pregame": _("Sheets are drawn before play only during set-up.")}
             )
+        if pregame is False and setup:
+            raise ValidationError(
+                {
+                    "pregame": _(
+                        "During set-up every op sheet is drawn before play and starts "
+                        "implemented [27.1.f]. A sheet that must earn weighted turns is drawn "
+                        "in a Command Phase once play has started."
+                    )
+                }
+            )
+        pregame = setup
         engine = load_side(campaign, side)
         if any(r.code == code for r in engine.records):
             raise ValidationError({"code": _("This side already has a sheet %(c)s.") % {"c": code}})
@@ -92,12 +131,12 @@ def tcs_sheet_draw(
         try:
             result = draw_sheet(
                 code,
-                {u: OpSheetType(m) for u, m in missions.items()},
+                kinds,
                 engine.oob,
                 engine.sheet_list,
                 rating=engine.settings.rating,
-                reserves=list(reserves),
-                alternatives=alternatives or {},
+                reserves=reserves,
+                alternatives=alternatives,
                 turn=turn.number,
                 pregame=pregame,
                 preliminary_instructions=bool(texts.get("preliminary_text")),
@@ -105,7 +144,7 @@ def tcs_sheet_draw(
             )
         except RuleError as exc:
             raise rule_error(exc, "missions") from None
-        for unit in [*missions, *reserves]:
+        for unit in [*kinds, *reserves]:
             if engine.units[unit].eliminated:
                 raise ValidationError({"missions": _("%(u)s is eliminated.") % {"u": unit}})
         if not texts.get("time_drawn"):
@@ -137,20 +176,34 @@ def tcs_sheet_draw(
     return record
 
 
+def _own_sheet(sheet: OpSheetRecord) -> OpSheetRecord:
+    found = OpSheetRecord.objects.select_related("side").filter(pk=sheet.pk).first()
+    if found is None:
+        raise ValidationError({"sheet": _("This op sheet no longer exists.")})
+    return found
+
+
 def tcs_sheet_edit(
     *, sheet: OpSheetRecord, actor, texts: Mapping[str, str], graphic=None
 ) -> OpSheetRecord:
-    """Correct what is written on a sheet still in Command Prep; once it is implemented it may
-    not be altered [6.5] (reserves, alternatives and added units go through the Command
-    Phase). Each correction is logged with the fields changed."""
+    """Correct what is written on a sheet during set-up (before play nothing has happened
+    under it) or while it is in Command Prep; once implemented in play it may not be
+    altered [6.5] (reserves, alternatives and added units go through the Command Phase).
+    Each correction is logged with the fields changed."""
+    texts = clean_texts(texts, SHEET_TEXT_FIELDS)
+    try:
+        check_graphic(graphic)
+    except ValidationError as exc:
+        raise ValidationError({"graphic": exc.messages}) from None
     with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
-        sheet = OpSheetRecord.objects.select_related("side").get(pk=sheet.pk)
-        if sheet.status not in ("unimplemented", "prelims_active"):
+        sheet = _own_sheet(sheet)
+        setup = campaign.status == Campaign.Status.SETUP
+        if not setup and sheet.status not in ("unimplemented", "prelims_active"):
             raise ValidationError(_("An implemented op sheet may not be altered [6.5]."))
         changed = []
         for field in SHEET_TEXT_FIELDS:
-            if field in texts and (texts[field] or "").strip() != getattr(sheet, field):
-                if field == "preliminary_text" and bool((texts[field] or "").strip()) != bool(
+            if field in texts and texts[field] != getattr(sheet, field):
+                if field == "preliminary_text" and bool(texts[field]) != bool(
                     sheet.preliminary_text
                 ):
                     raise ValidationError(
@@ -160,12 +213,13 @@ def tcs_sheet_edit(
                             )
                         }
                     )
-                setattr(sheet, field, (texts[field] or "").strip())
+                setattr(sheet, field, texts[field])
                 changed.append(str(OpSheetRecord._meta.get_field(field).verbose_name))
         if graphic is not None:
-            if sheet.graphic:
-                sheet.graphic.delete(save=False)
+            old = sheet.graphic.name if sheet.graphic else ""
             sheet.graphic.save(graphic.name, graphic, save=False)
+            if old:
+                transaction.on_commit(lambda: private_storage().delete(old))
             changed.append(_("graphic"))
         if not changed:
             return sheet
@@ -177,10 +231,57 @@ def tcs_sheet_edit(
             % {"c": sheet.code, "fields": ", ".join(changed)},
             rule="6.5",
             actor=actor,
-            private_to=sheet.side,
+            private_to=None if sheet.revealed_at else sheet.side,
             data={"tcs": {"sheet": sheet.pk}, "fields": changed},
         )
     return sheet
+
+
+def sheet_deletable(campaign: Campaign, sheet: OpSheetRecord) -> bool:
+    """During set-up any sheet (nothing has happened under it yet); in play a sheet still
+    unimplemented whose units never left another sheet for it: dropping it is striking all
+    its units [6.13.b]. Implemented, prelims-active and ended sheets are the operation's
+    history: they end by success or failure [6.11]."""
+    if campaign.status == Campaign.Status.SETUP:
+        return True
+    state = sheet.state
+    return (
+        campaign.status == Campaign.Status.ACTIVE
+        and state.get("status") == SheetStatus.UNIMPLEMENTED.value
+        and not state.get("additions")
+    )
+
+
+def tcs_sheet_delete(*, sheet: OpSheetRecord, actor) -> str:
+    """Delete a sheet drawn by mistake (see `sheet_deletable`). Its log entries stay, private
+    to the side as before; the deletion itself is logged as a correction. Returns the code."""
+    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
+        sheet = _own_sheet(sheet)
+        if not sheet_deletable(campaign, sheet):
+            raise ValidationError(
+                _(
+                    "Only a sheet that never took effect may be deleted: any sheet during "
+                    "set-up, or in play one still unimplemented (its units are struck "
+                    "[6.13.b]). Declare an implemented sheet succeeded or failed instead [6.11]."
+                )
+            )
+        code, pk, side = sheet.code, sheet.pk, sheet.side
+        turn = current_turn(campaign)
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.CORRECTION,
+            summary=_("%(side)s deleted op sheet %(c)s (%(status)s).")
+            % {"side": side.name, "c": code, "status": sheet.status_label},
+            rule="6.13.b" if campaign.status != Campaign.Status.SETUP else "27.1.f",
+            actor=actor,
+            private_to=None if sheet.revealed_at else side,
+            data={"tcs": {"sheet": pk, "deleted": True}, "turn": turn.number},
+        )
+        if sheet.graphic:
+            name = sheet.graphic.name
+            transaction.on_commit(lambda: private_storage().delete(name))
+        sheet.delete()
+    return code
 
 
 def tcs_sheet_reveal(*, sheet: OpSheetRecord, actor) -> OpSheetRecord:

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry
 from campaigns.services._base import append_log
-from campaigns.services.tcs.common import locked, options_for
+from campaigns.services.tcs.common import locked
+from campaigns.tcs.state import options_for
 from rules.serial import to_data
 from rules.tcs.options import TcsOptions
 

@@ -1,0 +1,119 @@
+"""The operation's timeline and its privacy-aware JSON export."""
+
+from __future__ import annotations
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from campaigns.models.tcs import OpSheetRecord, TcsUnit
+from campaigns.selectors import campaign_log
+from campaigns.selectors.tcs import tcs_operation, tcs_timeline
+from campaigns.tcs.timeline_svg import status_at, timeline_svg, turns_of
+from campaigns.views.tcs.common import load
+
+
+def tcs_timeline_view(request, pk: int):
+    campaign, viewer = load(request, pk)
+    timeline = tcs_timeline(campaign, viewer)
+    turns = turns_of(timeline)
+    rows = [
+        {
+            "sheet": s,
+            "cells": [
+                (status_at(s.history, t, "status") or "", status_at(s.history, t, "wt"))
+                for t in turns
+            ],
+        }
+        for s in timeline.sheets
+    ]
+    morale_rows = [
+        {"formation": f, "cells": [status_at(f.history, t, "value") for t in turns]}
+        for f in timeline.formations
+    ]
+    return render(
+        request,
+        "tcs/timeline.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "svg": timeline_svg(timeline, title=_("Timeline of %(op)s") % {"op": campaign.name}),
+            "turns": turns,
+            "rows": rows,
+            "morale_rows": morale_rows,
+            "has_data": bool(timeline.sheets or timeline.turns)
+            or any(f.history for f in timeline.formations),
+        },
+    )
+
+
+def tcs_export(request, pk: int):
+    """The operation as JSON, as this viewer may see it: another side's unrevealed sheets,
+    order of battle and morale are left out, as are private log entries."""
+    campaign, viewer = load(request, pk)
+    op = tcs_operation(campaign, viewer)
+    sides = []
+    for sv in op.sides:
+        item = {"name": sv.side.name, "rating": sv.settings.rating if sv.settings else None}
+        if sv.can_see:
+            item["prep_table"] = sv.settings.prep_table if sv.settings else None
+            item["formations"] = [
+                {
+                    "id": f.formation.code,
+                    "name": f.formation.name,
+                    "morale": f.formation.morale,
+                    "battalion": f.formation.is_battalion,
+                    "state": f.formation.state,
+                    "history": f.formation.history,
+                    "units": [_unit_data(u) for u in f.units],
+                }
+                for f in sv.formations
+            ]
+            item["units"] = [_unit_data(u) for u in sv.loose_units]
+        item["op_sheets"] = [_sheet_data(s) for s in sv.sheets]
+        sides.append(item)
+    log = [
+        {"seq": e.seq, "kind": e.kind, "rule": e.rule, "summary": e.summary, "data": e.data}
+        for e in campaign_log(campaign, viewer)
+    ]
+    data = {
+        "format": "campaign-ledger/tcs-operation",
+        "version": 1,
+        "name": campaign.name,
+        "status": campaign.status,
+        "turn": op.turn.to_dict(),
+        "sides": sides,
+        "log": log,
+    }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tcs-operation-{campaign.pk}.json"'
+    return response
+
+
+def _unit_data(u: TcsUnit) -> dict:
+    return {
+        "id": u.code,
+        "category": u.category,
+        "steps": u.steps,
+        "steps_lost": u.steps_lost,
+        "eliminated_turn": u.eliminated_turn,
+    }
+
+
+def _sheet_data(s: OpSheetRecord) -> dict:
+    return {
+        "code": s.code,
+        "state": s.state,
+        "history": s.history,
+        "time_drawn": s.time_drawn,
+        "size_note": s.size_note,
+        "task_organization": s.task_organization,
+        "written_notes": s.written_notes,
+        "failure_instructions": s.failure_instructions,
+        "rally_points": s.rally_points,
+        "preliminary_instructions": s.preliminary_text,
+        "reserves": s.reserves_text,
+        "alternatives": s.alternatives_text,
+        "has_graphic": bool(s.graphic),
+        "revealed": s.revealed_at is not None,
+    }
