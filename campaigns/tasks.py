@@ -1,53 +1,79 @@
 """Celery tasks. Each is thin: it loads rows and calls a service."""
 
+import logging
+import os
+import time
+from datetime import timedelta
+
 from celery import shared_task
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+
+from campaigns.models import Campaign, League
+from campaigns.services.cc_engine import cc_resolve
+from campaigns.services.leagues import league_ratings_recompute
+from campaigns.services.resolution import STUCK_AFTER, SWEEP_EVERY, resolution_sweep
+
+logger = logging.getLogger(__name__)
+
+#: Test hook, set only in the worker that tests/test_worker_loss.py kills: seconds to keep a
+#: resolution's transaction open after the engine ran, before it commits. Never set it anywhere
+#: else; unset (the normal case) changes nothing.
+TEST_HOLD_ENV = "LEDGER_TEST_HOLD_RESOLUTION_SECONDS"
 
 
 @shared_task(name="campaigns.ping")
 def ping(payload: str) -> dict[str, str]:
     """Round-trip check used by the health tooling and the real-worker test."""
-    from django.db import connection
-
     return {"echo": payload, "database": connection.vendor}
 
 
-@shared_task(name="campaigns.resolve_campaign")
+# A resolution takes well under a second; the limits (shorter than the broker's visibility
+# timeout, see the settings) only stop one that hangs. A worker that dies mid-way loses nothing:
+# the transaction is rolled back and the message goes back to the queue (acks late, reject on
+# worker lost), or the sweep below queues the campaign again.
+@shared_task(name="campaigns.resolve_campaign", soft_time_limit=45, time_limit=60)
 def resolve_campaign(campaign_id: int) -> str:
     """Run a campaign's post-battle procedure until it needs a player (idempotent).
 
-    A rules problem (a table value the campaign has not entered yet) stops the resolution
-    with a log entry saying what to fix; "Resume" on the campaign page runs this again.
+    It runs under the campaign row lock and the engine state says what is done, so running it
+    twice, or twice at once, applies each consequence once. A rules problem (a table value
+    the campaign has not entered yet) stops it: the engine keeps and logs the reason, and
+    saving the tables or "Resume" on the campaign page runs this again.
     """
-    from django.core.exceptions import ValidationError
-
-    from campaigns.models import Campaign, LogEntry
-    from campaigns.services._base import append_log, lock_campaign
-    from campaigns.services.cc_engine import cc_advance
-
+    hold = float(os.environ.get(TEST_HOLD_ENV) or 0)
     try:
-        cc_advance(campaign_id=campaign_id)
-    except ValidationError as exc:
-        from django.db import transaction
-
-        with transaction.atomic():
-            campaign = lock_campaign(campaign_id)
-            append_log(
-                campaign,
-                kind=LogEntry.Kind.RULE,
-                summary="Resolution stopped: " + " ".join(exc.messages),
-            )
+        if not hold:
+            cc_resolve(campaign_id=campaign_id)
+        else:
+            with transaction.atomic():
+                cc_resolve(campaign_id=campaign_id)
+                logger.warning(
+                    "%s: holding the resolution of campaign %s open for %s s before it commits",
+                    TEST_HOLD_ENV,
+                    campaign_id,
+                    hold,
+                )
+                time.sleep(hold)
+    except ValidationError:
         return "stopped"
     except Campaign.DoesNotExist:
         return "gone"
     return "done"
 
 
+@shared_task(name="campaigns.sweep_stuck_resolutions", expires=SWEEP_EVERY.total_seconds())
+def sweep_stuck_resolutions(quiet_for_seconds: float = STUCK_AFTER.total_seconds()) -> list[int]:
+    """Queue again the resolutions whose worker died (beat runs this every minute).
+
+    A sweep not started within a minute expires: the next one does its work.
+    """
+    return resolution_sweep(quiet_for=timedelta(seconds=quiet_for_seconds))
+
+
 @shared_task(name="campaigns.recompute_league_ratings")
 def recompute_league_ratings(league_id: int) -> dict[str, int] | str:
     """Rebuild a league's ratings after a result or a correction (idempotent)."""
-    from campaigns.models import League
-    from campaigns.services.leagues import league_ratings_recompute
-
     try:
         return league_ratings_recompute(league_id=league_id)
     except League.DoesNotExist:

@@ -144,13 +144,41 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Worker loss (README, "Background work"): a message is acknowledged only when its task has
+# finished, and one whose worker process died is put back on the queue at once; a worker
+# reserves one message per process, so a dead worker takes no queued work down with it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Every task is short (a battle resolution has its own, shorter limits in campaigns/tasks.py).
+CELERY_TASK_SOFT_TIME_LIMIT = 100
+CELERY_TASK_TIME_LIMIT = 120
+# Redis gives an unacknowledged message to another worker after `visibility_timeout` (the
+# default is an hour): longer than any task may run, so a running task is never handed out
+# twice, and short enough that the message of a worker killed outright comes back within
+# minutes. Workers look for such messages every 10 s. (Never queue a task with a countdown
+# or ETA longer than this: Redis would hand it out again before it is due.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 180,
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Beat's DatabaseScheduler writes these into its tables when it starts (enabled the first
+# time; disabling one in the admin sticks): a fresh install needs no data migration. The sweep
+# queues again, within about a minute, a battle resolution whose worker died
+# (campaigns/services/resolution.py; keep SWEEP_EVERY there equal to this interval).
+CELERY_BEAT_SCHEDULE = {
+    "campaigns.sweep_stuck_resolutions": {
+        "task": "campaigns.sweep_stuck_resolutions",
+        "schedule": 60.0,
+    },
+}
 
 # --- REST API.
 REST_FRAMEWORK = {

@@ -1,4 +1,7 @@
-"""A real Celery worker process against the configured broker round-trips a task."""
+"""A real Celery worker process against the configured broker round-trips a task.
+
+`start_worker` and `stop_worker` are shared with tests/test_worker_loss.py.
+"""
 
 import os
 import signal
@@ -6,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -16,31 +20,75 @@ from tests.conftest import require_service
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def session_database_url() -> str | None:
+    """The URL of the database this test session uses (pytest-django's test database).
+
+    A worker process started with it sees what the test writes (in a `transaction=True`
+    test). None for SQLite: its test database lives in this process's memory.
+    """
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        return None
+    user = quote(db.get("USER") or "", safe="")
+    password = quote(db.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{auth}{db.get('HOST') or ''}{port}/{quote(db['NAME'], safe='')}"
+
+
+def start_worker(
+    name: str, output: Path, *, pool: str = "solo", concurrency: int = 1, env: dict | None = None
+) -> subprocess.Popen:
+    """A `celery worker` process on the configured broker and the test database.
+
+    Its log goes to `output` (read it while it runs).
+    """
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **(env or {})}
+    if url := session_database_url():
+        environ["DATABASE_URL"] = url
+    with output.open("w") as log:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                f"--pool={pool}",
+                f"--concurrency={concurrency}",
+                "--loglevel=INFO",
+                f"--hostname=pytest-{name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=environ,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+
+def stop_worker(worker: subprocess.Popen) -> None:
+    """Warm shutdown (SIGTERM); killed if it takes longer than 20 s."""
+    if worker.poll() is not None:
+        return
+    worker.send_signal(signal.SIGTERM)
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
 @pytest.mark.worker
-def test_a_real_worker_round_trips_a_task():
+def test_a_real_worker_round_trips_a_task(tmp_path):
     if not settings.CELERY_BROKER_URL:
         require_service("no CELERY_BROKER_URL: set it to a Redis URL to run a real worker")
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "--loglevel=INFO",
-            "--hostname=pytest-worker@%h",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    output = tmp_path / "worker.log"
+    worker = start_worker("worker", output)
     try:
         result = ping.apply_async(args=["over the wire"])
         deadline = time.monotonic() + 60
@@ -54,10 +102,6 @@ def test_a_real_worker_round_trips_a_task():
             .replace("sqlite3", "sqlite"),
         }
     finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            out, _ = worker.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            out, _ = worker.communicate()
+        stop_worker(worker)
+    out = output.read_text()
     assert "campaigns.ping" in out and "succeeded" in out
