@@ -624,3 +624,13 @@ __all__ = [
     "PlayerViewSet",
     "ResultViewSet",
 ]
+
+
+def register(router) -> None:
+    """Add this module's viewsets to the API router."""
+    router.register("club-invites", ClubInviteViewSet, basename="api-club-invite")
+    router.register("club-members", ClubMemberViewSet, basename="api-club-member")
+    router.register("leagues", LeagueViewSet, basename="api-league")
+    router.register("results", ResultViewSet, basename="api-result")
+    router.register("players", PlayerViewSet, basename="api-player")
+    router.register("campaign-exports", CampaignExportViewSet, basename="api-campaign-export")

@@ -510,3 +510,9 @@ def _dispatch(name: str, body, kwargs) -> None:
 
 
 __all__ = ["RosterViewSet", "SkirmishViewSet", "permissions"]
+
+
+def register(router) -> None:
+    """Add this module's viewsets to the API router."""
+    router.register("rosters", RosterViewSet, basename="api-roster")
+    router.register("skirmishes", SkirmishViewSet, basename="api-skirmish")

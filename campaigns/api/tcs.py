@@ -143,3 +143,10 @@ class CommandPhaseViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         campaigns = visible_campaigns(self.request.user).filter(system="tcs")
         qs = CommandPhase.objects.filter(campaign__in=campaigns).select_related("side")
         return _campaign_filter(self.request, qs.order_by("turn", "id"))
+
+
+def register(router) -> None:
+    """Add this module's viewsets to the API router."""
+    router.register("tcs/op-sheets", OpSheetViewSet, basename="api-tcs-sheet")
+    router.register("tcs/formations", FormationViewSet, basename="api-tcs-formation")
+    router.register("tcs/command-phases", CommandPhaseViewSet, basename="api-tcs-phase")

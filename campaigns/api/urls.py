@@ -11,24 +11,12 @@ from campaigns.api import views
 router = DefaultRouter()
 router.register("campaigns", views.CampaignViewSet, basename="api-campaign")
 router.register("clubs", views.ClubViewSet, basename="api-club")
-# clubs and leagues
-router.register("club-invites", league_api.ClubInviteViewSet, basename="api-club-invite")
-router.register("club-members", league_api.ClubMemberViewSet, basename="api-club-member")
-router.register("leagues", league_api.LeagueViewSet, basename="api-league")
-router.register("results", league_api.ResultViewSet, basename="api-result")
-router.register("players", league_api.PlayerViewSet, basename="api-player")
-router.register(
-    "campaign-exports", league_api.CampaignExportViewSet, basename="api-campaign-export"
-)
-# rosters and skirmish battles
-router.register("rosters", roster_api.RosterViewSet, basename="api-roster")
-router.register("skirmishes", roster_api.SkirmishViewSet, basename="api-skirmish")
-# Combat Commander campaigns: create from a template, tables, seats, play, battles, results
+# Each area adds its own viewsets: clubs and leagues, rosters and skirmish battles, Combat
+# Commander campaigns and battles, TCS operations.
+league_api.register(router)
+roster_api.register(router)
 cc_api.register(router)
-# TCS operations: op sheets, formations with morale, Command Phases
-router.register("tcs/op-sheets", tcs_api.OpSheetViewSet, basename="api-tcs-sheet")
-router.register("tcs/formations", tcs_api.FormationViewSet, basename="api-tcs-formation")
-router.register("tcs/command-phases", tcs_api.CommandPhaseViewSet, basename="api-tcs-phase")
+tcs_api.register(router)
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
