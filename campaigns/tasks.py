@@ -1,25 +1,15 @@
 """Celery tasks. Each is thin: it loads rows and calls a service."""
 
-import logging
-import os
-import time
 from datetime import timedelta
 
 from celery import shared_task
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection
 
 from campaigns.models import Campaign, League
 from campaigns.services.cc_engine import cc_resolve
 from campaigns.services.leagues import league_ratings_recompute
 from campaigns.services.resolution import STUCK_AFTER, SWEEP_EVERY, resolution_sweep
-
-logger = logging.getLogger(__name__)
-
-#: Test hook, set only in the worker that tests/test_worker_loss.py kills: seconds to keep a
-#: resolution's transaction open after the engine ran, before it commits. Never set it anywhere
-#: else; unset (the normal case) changes nothing.
-TEST_HOLD_ENV = "LEDGER_TEST_HOLD_RESOLUTION_SECONDS"
 
 
 @shared_task(name="campaigns.ping")
@@ -41,20 +31,8 @@ def resolve_campaign(campaign_id: int) -> str:
     the campaign has not entered yet) stops it: the engine keeps and logs the reason, and
     saving the tables or "Resume" on the campaign page runs this again.
     """
-    hold = float(os.environ.get(TEST_HOLD_ENV) or 0)
     try:
-        if not hold:
-            cc_resolve(campaign_id=campaign_id)
-        else:
-            with transaction.atomic():
-                cc_resolve(campaign_id=campaign_id)
-                logger.warning(
-                    "%s: holding the resolution of campaign %s open for %s s before it commits",
-                    TEST_HOLD_ENV,
-                    campaign_id,
-                    hold,
-                )
-                time.sleep(hold)
+        cc_resolve(campaign_id=campaign_id)
     except ValidationError:
         return "stopped"
     except Campaign.DoesNotExist:

@@ -37,7 +37,13 @@ def session_database_url() -> str | None:
 
 
 def start_worker(
-    name: str, output: Path, *, pool: str = "solo", concurrency: int = 1, env: dict | None = None
+    name: str,
+    output: Path,
+    *,
+    pool: str = "solo",
+    concurrency: int = 1,
+    env: dict | None = None,
+    app: str = "config",
 ) -> subprocess.Popen:
     """A `celery worker` process on the configured broker and the test database.
 
@@ -53,7 +59,7 @@ def start_worker(
                 "-m",
                 "celery",
                 "-A",
-                "config",
+                app,
                 "worker",
                 f"--pool={pool}",
                 f"--concurrency={concurrency}",

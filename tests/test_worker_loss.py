@@ -21,11 +21,17 @@ from campaigns.models import Battle, Campaign, LogEntry
 from campaigns.services import side_join
 from campaigns.services.battles import battle_result_submit
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
-from campaigns.services.cc_engine import cc_advance, cc_resolution_stopped, decision_answer
+from campaigns.services.cc_engine import (
+    cc_advance,
+    cc_resolution_stopped,
+    cc_resolve,
+    decision_answer,
+)
 from campaigns.services.resolution import SWEEP_EVERY, resolution_sweep, stuck_resolutions
-from campaigns.tasks import TEST_HOLD_ENV, resolve_campaign, sweep_stuck_resolutions
+from campaigns.tasks import resolve_campaign, sweep_stuck_resolutions
 from rules.dice import kind
 from tests.conftest import require_service
+from tests.held_worker import HOLD_SECONDS, holding
 from tests.rules.cc.campaign_helpers import NORMANDY_DATA
 from tests.test_celery_worker import start_worker, stop_worker
 
@@ -206,8 +212,8 @@ def test_the_sweep_queues_the_resolution_which_then_runs_once(
     with django_capture_on_commit_callbacks(execute=True) as queued:
         assert resolution_sweep(quiet_for=timedelta(0)) == [stuck.pk]
     assert len(queued) == 1
-    # it ran (eagerly here): the German resource roll, then the winner is asked
-    assert stuck.log.filter(rule="GAS.resources").count() == 1
+    # it ran (eagerly here): the German resource roll once, then a player is asked
+    assert stuck.log.filter(rule="GAS.resources", kind=LogEntry.Kind.ROLL).count() == 1
     assert stuck.decisions.filter(status="open").count() == 1
     with django_capture_on_commit_callbacks(execute=True) as queued:
         assert sweep_stuck_resolutions(quiet_for_seconds=0) == []
@@ -277,7 +283,8 @@ def test_two_resolutions_and_the_sweep_at_once_log_each_consequence_once(
         m.setattr("campaigns.services.cc_engine.resolve_campaign_later", lambda pk: None)
         decision_answer(decision=decision, actor=actor, answer=answer)  # its worker died
     answered = _last_seq(c)
-    monkeypatch.setenv(TEST_HOLD_ENV, "1")  # the first keeps its transaction open for 1 s
+    # the first to take the lock keeps its transaction open for 1 s
+    monkeypatch.setattr("campaigns.tasks.cc_resolve", holding(cc_resolve, 1))
     start = threading.Barrier(3)
     outcomes: dict[str, object] = {}
 
@@ -370,7 +377,7 @@ def test_a_resolution_whose_worker_is_killed_finishes_by_itself_once(user, other
         app.conf.task_always_eager = before
 
     killed_log, second_log = tmp_path / "killed.log", tmp_path / "second.log"
-    killed = start_worker("killed", killed_log, env={TEST_HOLD_ENV: "30"})
+    killed = start_worker("killed", killed_log, env={HOLD_SECONDS: "30"}, app="tests.held_worker")
     second = None
     orphans: dict[bytes, dict] = {}
     try:
