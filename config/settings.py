@@ -193,7 +193,7 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "campaigns.api.schema.LedgerAutoSchema",
     "EXCEPTION_HANDLER": "campaigns.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
