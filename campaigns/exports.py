@@ -229,7 +229,8 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
         ],
         "log": [
             {
-                "seq": e.seq,
+                "seq": i,  # the position among what is exported: the export shows no gap
+                "number": e.number,
                 "battle": number.get(e.battle_id),
                 "kind": e.kind,
                 "actor": _name(e.actor),
@@ -238,7 +239,7 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
                 "data": _log_refs(e.data, _export_ref(refs)) if refs else e.data,
                 "created_at": _ts(e.created_at),
             }
-            for e in log
+            for i, e in enumerate(log, 1)
         ],
     }
     if tcs is not None:
@@ -572,6 +573,7 @@ def _import(data: dict[str, Any]) -> Campaign:
                 campaign=campaign,
                 battle=battles[e["battle"]] if e["battle"] is not None else None,
                 seq=e["seq"],
+                number=e.get("number"),
                 kind=e["kind"],
                 actor=users.get(e["actor"] or ""),
                 summary=e["summary"],

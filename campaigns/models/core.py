@@ -154,7 +154,13 @@ class LogEntry(models.Model):
     battle = models.ForeignKey(
         "campaigns.Battle", null=True, blank=True, on_delete=models.CASCADE, related_name="log"
     )
-    seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(help_text="Order of writing; never shown (see number).")
+    number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The number people see: public entries only, so that the numbering shows "
+        "no gap where a side's private entry was written (empty for private entries).",
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -184,7 +190,7 @@ class LogEntry(models.Model):
         indexes = [models.Index(fields=["campaign", "kind"])]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.summary}"
+        return f"#{self.number or '-'} {self.summary}"
 
     @property
     def is_private(self) -> bool:

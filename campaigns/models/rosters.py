@@ -169,7 +169,12 @@ class SkirmishEvent(models.Model):
         CORRECTION = "correction", _("Correction")
 
     battle = models.ForeignKey(SkirmishBattle, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(help_text="Order of writing; never shown (see number).")
+    number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The number people see: public events only (empty for private ones).",
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -189,7 +194,7 @@ class SkirmishEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.summary}"
+        return f"#{self.number or '-'} {self.summary}"
 
 
 class SkirmishCorrection(models.Model):

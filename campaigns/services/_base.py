@@ -25,12 +25,16 @@ def append_log(
     private_to: Side | None = None,
     battle=None,
 ) -> LogEntry:
-    """Append one entry to the campaign log; the caller holds the campaign lock."""
-    last = LogEntry.objects.filter(campaign=campaign).aggregate(m=Max("seq"))["m"] or 0
+    """Append one entry to the campaign log; the caller holds the campaign lock.
+
+    `seq` orders every entry; `number`, the one people see, counts public entries only, so
+    nobody can tell from the numbering that another side wrote a private entry."""
+    last = LogEntry.objects.filter(campaign=campaign).aggregate(seq=Max("seq"), n=Max("number"))
     return LogEntry.objects.create(
         campaign=campaign,
         battle=battle,
-        seq=last + 1,
+        seq=(last["seq"] or 0) + 1,
+        number=None if private_to is not None else (last["n"] or 0) + 1,
         kind=kind,
         summary=summary[:300],
         actor=actor if actor is not None and actor.is_authenticated else None,

@@ -33,10 +33,12 @@ def log_event(
     data: dict | None = None,
     private_to: SkirmishSide | None = None,
 ) -> SkirmishEvent:
-    last = SkirmishEvent.objects.filter(battle=battle).aggregate(m=Max("seq"))["m"] or 0
+    """One event in the battle log; `number` counts public events only (see `append_log`)."""
+    last = SkirmishEvent.objects.filter(battle=battle).aggregate(seq=Max("seq"), n=Max("number"))
     return SkirmishEvent.objects.create(
         battle=battle,
-        seq=last + 1,
+        seq=(last["seq"] or 0) + 1,
+        number=None if private_to is not None else (last["n"] or 0) + 1,
         kind=kind,
         actor=actor if actor is not None and actor.is_authenticated else None,
         summary=summary[:300],

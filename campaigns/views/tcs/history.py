@@ -73,7 +73,7 @@ def tcs_export(request, pk: int):
         item["op_sheets"] = [_sheet_data(s) for s in sv.sheets]
         sides.append(item)
     log = [
-        {"seq": e.seq, "kind": e.kind, "rule": e.rule, "summary": e.summary, "data": e.data}
+        {"number": e.number, "kind": e.kind, "rule": e.rule, "summary": e.summary, "data": e.data}
         for e in campaign_log(campaign, viewer)
     ]
     data = {
