@@ -1,0 +1,124 @@
+"""League results: enter, from a battle, CSV import, correct, void, restore, trace."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from campaigns.api.leagues.common import run
+from campaigns.api.leagues.serializers import (
+    CorrectionInputSerializer,
+    FromBattleSerializer,
+    ImportSerializer,
+    ReasonSerializer,
+    ResultInputSerializer,
+    ResultSerializer,
+)
+from campaigns.models import (
+    Result,
+)
+from campaigns.permissions import can_view_campaign
+from campaigns.services.leagues import (
+    result_correct,
+    result_enter,
+    result_from_battle,
+    result_restore,
+    result_void,
+    results_import_csv,
+)
+
+
+class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """League results (filter ?league=<id>&status=active|void); organisers write."""
+
+    serializer_class = ResultSerializer
+    filterset_fields = ["league", "status", "outcome"]
+
+    def get_queryset(self):
+        return (
+            Result.objects.select_related("battle")
+            .prefetch_related("players__user")
+            .order_by("-played_on", "-id")
+        )
+
+    @extend_schema(request=ResultInputSerializer, responses={201: ResultSerializer})
+    def create(self, request, *args, **kwargs):
+        data = ResultInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        result = run(result_enter, league=v.pop("league"), actor=request.user, **v)
+        return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data, status=201)
+
+    @extend_schema(request=FromBattleSerializer, responses={201: ResultSerializer})
+    @action(detail=False, methods=["post"], url_path="from-battle")
+    def from_battle(self, request):
+        data = FromBattleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        campaign = v["battle"].campaign
+        if campaign.club_id != v["league"].club_id and not can_view_campaign(
+            request.user, campaign
+        ):
+            raise serializers.ValidationError({"battle": [_("No such battle.")]})
+        result = run(result_from_battle, actor=request.user, **v)
+        return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data, status=201)
+
+    @extend_schema(request=ImportSerializer, responses={201: ResultSerializer(many=True)})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_csv(self, request):
+        data = ImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        results = run(
+            results_import_csv,
+            league=data.validated_data["league"],
+            actor=request.user,
+            text=data.validated_data["csv"],
+        )
+        return Response({"imported": len(results)}, status=201)
+
+    @extend_schema(request=CorrectionInputSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def correct(self, request, pk=None):
+        result = self.get_object()
+        data = CorrectionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        run(result_correct, result=result, actor=request.user, **v)
+        return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data)
+
+    @extend_schema(request=ReasonSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        return self._status(request, result_void)
+
+    @extend_schema(request=ReasonSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def restore(self, request, pk=None):
+        return self._status(request, result_restore)
+
+    def _status(self, request, service):
+        result = self.get_object()
+        data = ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        run(service, result=result, actor=request.user, reason=data.validated_data["reason"])
+        return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data)
+
+    @action(detail=True, methods=["get"])
+    def trace(self, request, pk=None):
+        result = self.get_object()
+        return Response(
+            [
+                {
+                    "action": t.action,
+                    "actor": t.actor.username if t.actor else None,
+                    "reason": t.reason,
+                    "before": t.before,
+                    "after": t.after,
+                    "created_at": t.created_at,
+                }
+                for t in result.trace.select_related("actor")
+            ]
+        )

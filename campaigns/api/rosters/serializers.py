@@ -1,0 +1,196 @@
+"""Serializers of the roster and skirmish API."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
+from campaigns.rosters.engine import report
+from campaigns.selectors.rosters import (
+    battle_orders,
+    sealed_status,
+)
+
+
+class RosterSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    system = serializers.CharField(read_only=True, help_text="parabellum or m1936")
+    validation = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Roster
+        fields = [
+            "id",
+            "name",
+            "system",
+            "owner",
+            "campaign",
+            "data",
+            "house_rules",
+            "condition",
+            "archived_at",
+            "created_at",
+            "updated_at",
+            "validation",
+        ]
+
+    def get_validation(self, obj) -> dict:
+        rep = report(obj.system, obj.data, obj.house_rules)
+        keep = ("valid", "violations", "pm_left", "starting_po", "points_left", "budget", "spent")
+        return {k: rep[k] for k in keep if k in rep}
+
+
+class RosterCreateSerializer(serializers.Serializer):
+    system = serializers.CharField(help_text=" or ".join(RosterSystem.values))
+    name = serializers.CharField(max_length=120)
+    campaign = serializers.PrimaryKeyRelatedField(
+        queryset=Campaign.objects.all(), required=False, allow_null=True
+    )
+    squad_type = serializers.CharField(required=False, allow_blank=True, default="")
+    faction = serializers.CharField(required=False, allow_blank=True, default="")
+    role = serializers.CharField(required=False, allow_blank=True, default="")
+    quality = serializers.CharField(required=False, allow_blank=True, default="")
+    size = serializers.CharField(required=False, allow_blank=True, default="")
+    defender_points = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class RosterEditSerializer(serializers.Serializer):
+    """Parabellum: soldier_id, field, value. 1936: op, profile / entry / upgrade / label."""
+
+    soldier_id = serializers.CharField(required=False)
+    field = serializers.CharField(required=False)
+    value = serializers.JSONField(required=False, allow_null=True)
+    op = serializers.CharField(required=False)
+    profile = serializers.CharField(required=False)
+    entry = serializers.IntegerField(required=False)
+    upgrade = serializers.CharField(required=False)
+    label = serializers.CharField(required=False, allow_blank=True)
+
+
+class RosterChangeSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    summary = serializers.CharField()
+    rule = serializers.CharField()
+    actor = serializers.CharField(source="actor.username", default=None)
+    battle = serializers.IntegerField(source="battle_id", allow_null=True)
+    before = serializers.JSONField()
+    after = serializers.JSONField()
+    explanation = serializers.JSONField()
+    created_at = serializers.DateTimeField()
+
+
+class SkirmishSideSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    role = serializers.CharField()
+    player = serializers.CharField(source="player.username")
+    roster = serializers.IntegerField(source="roster_id", allow_null=True)
+    snapshot = serializers.JSONField()
+    start_po = serializers.IntegerField()
+    po = serializers.IntegerField()
+    casualties = serializers.JSONField()
+    calls = serializers.JSONField()
+
+
+class SkirmishBattleSerializer(serializers.ModelSerializer):
+    system = serializers.CharField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    sides = SkirmishSideSerializer(many=True, read_only=True)
+    orders = serializers.SerializerMethodField()
+    sealed = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SkirmishBattle
+        fields = [
+            "id",
+            "system",
+            "mode",
+            "title",
+            "campaign",
+            "status",
+            "sides",
+            "sealed",
+            "orders",
+            "turns",
+            "tactical",
+            "scenario",
+            "weather",
+            "construction",
+            "score",
+            "winner_index",
+            "created_at",
+            "finished_at",
+            "revealed_at",
+        ]
+
+    def get_orders(self, obj) -> list[dict]:
+        """Only the orders this caller may read: their own, or all once revealed."""
+        user = self.context["request"].user
+        return [
+            {
+                "side": o.side.index,
+                "priority_order": o.priority_order,
+                "directives": o.directives,
+                "revealed": o.revealed_at is not None,
+            }
+            for o in battle_orders(user, obj)
+        ]
+
+    def get_sealed(self, obj) -> dict:
+        return {str(k): v for k, v in sealed_status(obj).items()}
+
+
+class BattleCreateSerializer(serializers.Serializer):
+    roster = serializers.PrimaryKeyRelatedField(queryset=Roster.objects.all())
+    role = serializers.CharField(help_text="attacker or defender")
+    opponent = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.all()
+    )
+    mode = serializers.CharField(required=False, allow_blank=True, default="")
+    title = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SkirmishEventSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        allow_null=True, help_text=_("Public events are numbered; private ones are not.")
+    )
+    kind = serializers.CharField()
+    summary = serializers.CharField()
+    rule = serializers.CharField()
+    data = serializers.JSONField()
+    private = serializers.BooleanField(source="private_to_id")
+    created_at = serializers.DateTimeField()
+
+
+class DiceSerializer(serializers.Serializer):
+    dice_mode = serializers.ChoiceField(choices=["server", "entered"], default="server")
+    dice = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RosterSettingsSerializer(serializers.Serializer):
+    """The roster settings page's fields: the name, and the campaign it belongs to (one of
+    the owner's campaigns of the same system, or null)."""
+
+    name = serializers.CharField(max_length=120)
+    campaign = serializers.PrimaryKeyRelatedField(
+        queryset=Campaign.objects.all(), required=False, allow_null=True, default=None
+    )
+
+
+class RosterArchiveSerializer(serializers.Serializer):
+    archived = serializers.BooleanField(
+        default=True, help_text="true archives the roster, false restores it"
+    )
+
+
+class OddsLineSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.CharField()
+
+
+class OddsSerializer(serializers.Serializer):
+    """The exact odds (enumerated, not simulated) shown before rolling."""
+
+    lines = OddsLineSerializer(many=True)

@@ -1,0 +1,175 @@
+"""Skirmish battles: create, read (sealed orders only for their side), log and actions."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from campaigns.api.rosters.dispatch import (
+    dispatch_action,
+    int_field,
+    odds_preview,
+    run_page_action,
+)
+from campaigns.api.rosters.serializers import (
+    BattleCreateSerializer,
+    OddsSerializer,
+    SkirmishBattleSerializer,
+    SkirmishEventSerializer,
+)
+from campaigns.models import Roster, RosterSystem, SkirmishBattle
+from campaigns.permissions import (
+    can_view_skirmish,
+    is_organiser,
+    player_side,
+)
+from campaigns.selectors.rosters import (
+    battle_events,
+    battles_for,
+    skirmish_detail,
+)
+from campaigns.services import skirmish as sk
+from campaigns.views.rosters.battle_actions import M1936_ACTIONS
+
+
+class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Skirmish battles you play or may see. Sealed orders are only in the answer for their
+    own side (or everyone's once the battle is over)."""
+
+    serializer_class = SkirmishBattleSerializer
+
+    def get_queryset(self):
+        user = self.request.user
+        if not user.is_authenticated:
+            return SkirmishBattle.objects.none()
+        return battles_for(user)
+
+    def get_object(self):
+        try:
+            battle = skirmish_detail(int(self.kwargs["pk"]))
+        except (SkirmishBattle.DoesNotExist, ValueError):
+            raise Http404 from None
+        if not can_view_skirmish(self.request.user, battle):
+            raise Http404
+        return battle
+
+    @extend_schema(request=BattleCreateSerializer, responses={201: SkirmishBattleSerializer})
+    def create(self, request, *args, **kwargs):
+        data = BattleCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        battle = sk.skirmish_create(
+            creator=request.user,
+            roster=d["roster"],
+            role=d["role"],
+            opponent=d["opponent"],
+            mode=d["mode"],
+            title=d["title"],
+            campaign=d["roster"].campaign,
+        )
+        battle = skirmish_detail(battle.pk)
+        return Response(
+            SkirmishBattleSerializer(battle, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(responses=SkirmishEventSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def log(self, request, pk=None):
+        battle = self.get_object()
+        page = self.paginate_queryset(battle_events(request.user, battle))
+        return self.get_paginated_response(SkirmishEventSerializer(page, many=True).data)
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OddsSerializer)
+    @action(detail=True, methods=["post"], url_path=r"odds/(?P<name>[a-z0-9_]+)")
+    def odds(self, request, pk=None, name=None):
+        """Parabellum: the exact odds of shoot, assault, grenade, projector or support before
+        rolling, from the same fields as the action (dice not needed). Nothing changes."""
+        battle = self.get_object()
+        if battle.system != RosterSystem.PARABELLUM or player_side(request.user, battle) is None:
+            raise Http404
+        preview = odds_preview(name, request, battle, request.data)
+        lines = [{"label": str(label), "value": str(value)} for label, value in preview.lines]
+        return Response(OddsSerializer({"lines": lines}).data)
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=SkirmishBattleSerializer)
+    @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z0-9_]+)")
+    def act(self, request, pk=None, name=None):
+        """Run one battle action: join, orders, tactical, bombardment, shoot, assault,
+        grenade (`launcher` for the M7), projector, support, casualty, turn, finish, apply,
+        correct (`winner`: 0, 1 or null, `reason`), agree (`correction`).
+
+        1936 battles, with the page forms' fields: scenario (`terrain`, `user_table`, dice),
+        tie (`order`), plan (`sector`, `e0`…, `last_piece`), objectives, weather (`season`,
+        dice), weather_change (`turn`, dice), construction (`waiting_days`), fortify (`kind`,
+        `count`), morale (`u0`… a state per unit), performance (`purpose`, `value`: the result
+        R, always entered, never rolled), bog (`unit`, `ground`, `value`), m36finish
+        (`winner`: a side index or `draw`), conditions (`c0`, `d0`, `x0`… per unit).
+        `dice_mode` is `server` unless `entered` with `dice`.
+
+        Bad input is a 400 naming the field; nothing changes."""
+        battle = self.get_object()
+        if player_side(request.user, battle) is None and not (
+            name in ("correct", "agree") and is_organiser(request.user, battle)
+        ):
+            raise Http404
+        body = request.data
+        kwargs = {"battle": battle, "actor": request.user}
+        if name == "join":
+            roster = Roster.objects.filter(pk=body.get("roster")).first()
+            if roster is None:
+                raise ValidationError({"roster": [_("Choose one of your rosters.")]})
+            sk.skirmish_join(roster=roster, **kwargs)
+        elif name == "orders":
+            sk.skirmish_orders_submit(
+                priority_order=body.get("priority_order"),
+                directives=list(body.get("directives") or []),
+                **kwargs,
+            )
+        elif name == "finish":
+            sk.skirmish_finish(**kwargs)
+        elif name == "turn":
+            po = body.get("po")
+            if not isinstance(po, list):
+                raise ValidationError({"po": [_("A list of the PO each side holds.")]})
+            models = body.get("models") or {}
+            if not isinstance(models, dict):
+                raise ValidationError({"models": [_("An object: soldier → list of positions.")]})
+            sk.skirmish_turn_record(turn=int_field(body, "turn"), po=po, models=models, **kwargs)
+        elif name == "tactical":
+            blue = body.get("blue")
+            if not isinstance(blue, list) or len(blue) != 2:
+                raise ValidationError({"blue": [_("The blue tokens each player showed: [a, b].")]})
+            sk.skirmish_tactical(turn=int_field(body, "turn"), blue=tuple(blue), **kwargs)
+        elif name == "correct":
+            winner = body.get("winner")
+            if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+                raise ValidationError({"winner": [_("0, 1 or null for a draw.")]})
+            sk.skirmish_result_correct(
+                winner_index=winner, reason=str(body.get("reason") or ""), **kwargs
+            )
+        elif name == "agree":
+            sk.skirmish_result_agree(correction_id=int_field(body, "correction"), **kwargs)
+        elif name in M1936_ACTIONS:
+            run_page_action(name, request, battle, body)
+        elif name in (
+            "shoot",
+            "assault",
+            "grenade",
+            "support",
+            "apply",
+            "casualty",
+            "projector",
+            "bombardment",
+        ):
+            dispatch_action(name, body, kwargs)
+        else:
+            raise Http404
+        battle = skirmish_detail(battle.pk)
+        return Response(SkirmishBattleSerializer(battle, context={"request": request}).data)
