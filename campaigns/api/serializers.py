@@ -1,8 +1,11 @@
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaigns.cc.labels import option_labels
 from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side
+from campaigns.services.cc_engine import can_answer
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -66,7 +69,18 @@ class LogEntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LogEntry
-        fields = ["seq", "kind", "summary", "rule", "data", "actor", "private_to", "created_at"]
+        # `number`, not `seq`: the writing order would show gaps where another side's private
+        # entries were written.
+        fields = [
+            "number",
+            "kind",
+            "summary",
+            "rule",
+            "data",
+            "actor",
+            "private_to",
+            "created_at",
+        ]
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -85,36 +99,71 @@ class BattleSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField()
 
 
+class OptionLabelSerializer(serializers.Serializer):
+    value = serializers.JSONField(help_text=_("What to answer with."))
+    label = serializers.CharField(help_text=_("The option in words."))
+
+
 class DecisionSerializer(serializers.Serializer):
-    """A decision; a sealed answer is shown only to its side until revealed."""
+    """A decision; a sealed answer is shown only to its side until revealed.
+
+    A roll decision (`is_roll`) is answered with the dice rolled at the table: the faces
+    (`[3, 4]`), or the total.
+    """
 
     id = serializers.IntegerField()
     key = serializers.CharField()
     rule = serializers.CharField()
     prompt = serializers.CharField()
+    battle = serializers.IntegerField(
+        source="battle.number", default=None, allow_null=True, help_text=_("The battle number.")
+    )
     options = serializers.JSONField()
+    option_labels = serializers.SerializerMethodField()
     min_choices = serializers.IntegerField()
     max_choices = serializers.IntegerField()
+    is_roll = serializers.BooleanField()
+    is_multiple = serializers.BooleanField()
     roll_kind = serializers.CharField()
-    chooser = serializers.CharField(source="chooser.name", default=None)
+    chooser = serializers.IntegerField(
+        source="chooser_id",
+        allow_null=True,
+        help_text=_("The id of the side that answers; null when the players decide together."),
+    )
+    chooser_name = serializers.CharField(source="chooser.name", default=None, allow_null=True)
     sealed = serializers.BooleanField()
+    revealed = serializers.SerializerMethodField()
     status = serializers.CharField()
     answer = serializers.SerializerMethodField()
     can_answer = serializers.SerializerMethodField()
 
+    @extend_schema_field(OptionLabelSerializer(many=True))
+    def get_option_labels(self, decision):
+        """The options in words; another side's sealed choice keeps its bare values (its
+        labels say what each option costs that side)."""
+        if self._hidden(decision):
+            return [{"value": o, "label": str(o)} for o in decision.options]
+        return option_labels(decision)
+
+    def _hidden(self, decision) -> bool:
+        unrevealed = decision.sealed and decision.revealed_at is None
+        return unrevealed and not self.context["viewer"].can_see_private(decision.chooser_id)
+
+    def get_revealed(self, decision) -> bool:
+        return not decision.sealed or decision.revealed_at is not None
+
     @extend_schema_field(serializers.JSONField(allow_null=True))
     def get_answer(self, decision):
-        viewer = self.context["viewer"]
-        hidden = decision.sealed and decision.revealed_at is None
-        if hidden and not viewer.can_see_private(decision.chooser_id):
-            return None
-        return decision.answer
+        return None if self._hidden(decision) else decision.answer
 
     def get_can_answer(self, decision) -> bool:
-        from campaigns.services.cc_engine import can_answer
-
         return can_answer(self.context["viewer"], decision)
 
 
 class AnswerSerializer(serializers.Serializer):
-    answer = serializers.JSONField(help_text="An option, a list of options, a number or dice.")
+    answer = serializers.JSONField(
+        help_text=_(
+            "An option's value, a list of values, a number, or for a roll the dice faces "
+            "([3, 4]) or their total."
+        )
+    )

@@ -7,6 +7,8 @@ from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.response import Response
 
+from campaigns.api.cc import CCBattleActions, CCCampaignActions
+from campaigns.api.schema import REFUSALS
 from campaigns.api.serializers import (
     AnswerSerializer,
     BattleSerializer,
@@ -30,10 +32,19 @@ class CampaignFilter(filters.FilterSet):
         fields = ["system", "status", "visibility", "club"]
 
 
-class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Campaigns the caller may see: public ones and those they play or run."""
+class CampaignViewSet(
+    CCCampaignActions,
+    CCBattleActions,
+    mixins.CreateModelMixin,
+    viewsets.ReadOnlyModelViewSet,
+):
+    """Campaigns the caller may see: public ones and those they play or run.
+
+    Combat Commander campaigns add the actions of their pages (campaigns/api/cc/).
+    """
 
     serializer_class = CampaignSerializer
+    lookup_value_regex = r"\d+"
     filterset_class = CampaignFilter
     ordering_fields = ["updated_at", "name", "created_at"]
 
@@ -68,14 +79,16 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         battles = campaign.battles.select_related("winner")
         return Response(BattleSerializer(battles, many=True).data)
 
-    @extend_schema(responses=DecisionSerializer(many=True))
+    @extend_schema(responses={200: DecisionSerializer(many=True), 404: REFUSALS["404"]})
     @action(detail=True, methods=["get"])
     def decisions(self, request, pk=None):
         """Open and past decisions; a sealed answer stays hidden from the other side."""
         campaign = self.get_object()
         viewer = viewer_context(request.user, campaign)
-        rows = campaign.decisions.select_related("chooser").order_by("-created_at", "-id")
+        rows = campaign.decisions.select_related("chooser", "battle").order_by("-created_at", "-id")
         page = self.paginate_queryset(rows)
+        for decision in page:
+            decision.campaign = campaign  # option labels read it: no query per row
         data = DecisionSerializer(page, many=True, context={"viewer": viewer}).data
         return self.get_paginated_response(data)
 
@@ -92,9 +105,9 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         decision = get_object_or_404(Decision, pk=decision_pk, campaign=campaign)
         body = AnswerSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        decision = decision_answer(
-            decision=decision, actor=request.user, answer=body.validated_data["answer"]
-        )
+        decision_answer(decision=decision, actor=request.user, answer=body.validated_data["answer"])
+        # the rules may have run on within the request: answer with the decision as it is now
+        decision = Decision.objects.select_related("chooser", "battle").get(pk=decision.pk)
         viewer = viewer_context(request.user, campaign)
         return Response(DecisionSerializer(decision, context={"viewer": viewer}).data)
 

@@ -434,13 +434,18 @@ def _roll_text(roll: RollRecord) -> str:
 
 
 def _log_rolls(campaign: Campaign, battle: Battle, rolls: list[RollRecord]) -> None:
-    """Server rolls made before a decision: logged now, before anyone sees their effect."""
+    """Rolls made before a decision, logged now, before anyone sees their effect; a roll
+    entered at the table says so (who entered it is logged with the answer)."""
     for roll in rolls:
+        text = (
+            _("%(kind)s rolled at the table for %(purpose)s: %(value)s")
+            if roll.source == "entered"
+            else _("Rolled %(kind)s for %(purpose)s: %(value)s")
+        )
         append_log(
             campaign,
             kind=LogEntry.Kind.ROLL,
-            summary=_("Rolled %(kind)s for %(purpose)s: %(value)s")
-            % {"kind": roll.kind, "purpose": roll.purpose, "value": _roll_text(roll)},
+            summary=text % {"kind": roll.kind, "purpose": roll.purpose, "value": _roll_text(roll)},
             rule=roll.rule,
             battle=battle,
             data={"roll": roll.as_dict()},
