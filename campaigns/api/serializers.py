@@ -62,6 +62,9 @@ class CampaignCreateSerializer(serializers.Serializer):
         choices=Campaign.Visibility.choices, default=Campaign.Visibility.PRIVATE
     )
     description = serializers.CharField(required=False, allow_blank=True, default="")
+    as_game_master = serializers.BooleanField(
+        default=False, help_text=_("Run it as its neutral game master instead of playing a side.")
+    )
 
 
 class LogEntrySerializer(serializers.ModelSerializer):

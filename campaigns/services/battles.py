@@ -81,6 +81,10 @@ def battle_roll(
         raise ValidationError({"entered": err.message}) from None
     with transaction.atomic():
         campaign, battle = _playing(battle.pk)
+        if battle.status in (Battle.Status.RESOLVING, Battle.Status.RESOLVED):
+            raise ValidationError(
+                _("This battle's result is in: its rolls are closed. Roll in the next battle.")
+            )
         append_log(
             campaign,
             kind=LogEntry.Kind.ROLL,

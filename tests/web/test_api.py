@@ -70,6 +70,13 @@ def test_create_campaign_via_api_and_bad_input_is_a_400_naming_the_field(api, us
         format="json",
     )
     assert ok.status_code == 201 and [s["name"] for s in ok.json()["sides"]] == ["A", "B"]
+    neutral = api.post(
+        "/api/v1/campaigns/",
+        {"name": "Y", "system": "cc", "side_names": ["A", "B"], "as_game_master": True},
+        format="json",
+    )
+    assert neutral.status_code == 201
+    assert Campaign.objects.get(pk=neutral.json()["id"]).game_masters.filter(pk=user.pk).exists()
 
 
 def test_anonymous_cannot_create(api):

@@ -414,6 +414,10 @@ def test_result_is_idempotent_and_a_different_one_is_refused(
     )
     assert other.status_code == 400 and "already entered" in text(other)
     assert gastadores.log.filter(kind=LogEntry.Kind.RESULT, battle__number=1).count() == 1
+    late = api.post(
+        url(gastadores, "battles/1/rolls/"), {"roll_kind": "d6", "purpose": "x"}, format="json"
+    )
+    assert late.status_code == 400 and "rolls are closed" in text(late)
 
 
 def test_survivor_lines_are_checked_as_on_the_page(kurgan, user):
