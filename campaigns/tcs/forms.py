@@ -13,7 +13,7 @@ from campaigns.tcs.graphics import check_graphic
 from rules.dice import D6, D66
 from rules.errors import DiceError
 from rules.tcs.clock import Light
-from rules.tcs.opsheet import OpSheetType
+from rules.tcs.opsheet import OpSheet, OpSheetType
 
 MISSION_CHOICES = [
     ("", _("— not on this sheet")),
@@ -624,3 +624,20 @@ class DecisionForm(forms.Form):
     def __init__(self, options, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["choice"].choices = [(o, o) for o in options]
+
+
+def prepared_defense_form(sheet: OpSheetRecord, state: OpSheet, data=None):
+    """What implementing a Prepared Defense did, while some implementation of the sheet (or
+    of units added to it) is not yet recorded [6.16.a, 21.1]."""
+    if sheet.sheet_type != "prepared_defense" or state.status.value != "implemented":
+        return None
+    done = {p.get("addition", "") for p in sheet.prepared_defense}
+    groups = [("", _("The sheet"))] if "" not in done else []
+    groups += [
+        (a.id, _("Units added: %(u)s") % {"u": ", ".join(a.units)})
+        for a in state.additions
+        if a.status.value == "implemented" and a.id not in done
+    ]
+    if not groups:
+        return None
+    return PreparedDefenseForm(state.active_units, groups, data, prefix="pd")

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
-from campaigns.models.tcs import TcsFormation
+from campaigns.models.tcs import TcsFormation, TcsUnit
 from rules.explain import Explanation
 from rules.tcs.clock import Turn, morale_recovery_due
 from rules.tcs.opsheet import OpSheet
@@ -63,3 +63,18 @@ def blockers_for(
             if forced is not None:
                 blockers.append(forced.prompt + " [6.14.b]")
     return blockers
+
+
+def restore_message(unit: TcsUnit) -> str:
+    text = _("Steps given back; the correction is in the log.")
+    back, not_back = unit.restored["back"], unit.restored["not_back"]
+    if back:
+        text += " " + _("%(u)s is back on %(s)s.") % {"u": unit.code, "s": ", ".join(back)}
+    if not_back:
+        text += " " + _(
+            "It cannot return to %(s)s (ended, or 6.7.c): the log says why; add it to a sheet "
+            "in the Command Phase if needed."
+        ) % {"s": ", ".join(not_back)}
+    if back or not_back or unit.restored.get("eliminated"):
+        text += " " + _("Morale is not recomputed: correct it below if the loss changed it.")
+    return text

@@ -12,7 +12,7 @@ from campaigns.api.rosters.serializers import (
     DiceSerializer,
 )
 from campaigns.services import skirmish as sk
-from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, _engine_params
+from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, engine_params
 
 
 def run_page_action(name: str, request, battle, body) -> None:
@@ -48,11 +48,11 @@ def odds_preview(name: str, request, battle, body) -> sk.Preview:
     d = form.cleaned_data
     if name == "shoot":
         return sk.shot_preview(
-            battle=battle, shooter=d["shooter"], target=d["target"], **_engine_params(form)
+            battle=battle, shooter=d["shooter"], target=d["target"], **engine_params(form)
         )
     if name == "assault":
         return sk.assault_preview(
-            battle=battle, attacker=d["attacker"], defender=d["defender"], **_engine_params(form)
+            battle=battle, attacker=d["attacker"], defender=d["defender"], **engine_params(form)
         )
     if name == "grenade":
         kind = "grenade_launcher" if d["launcher"] else "grenade"

@@ -33,7 +33,7 @@ def _dice(data):
     return sk.dice_from(data["dice_mode"], data.get("dice") or "")
 
 
-def _engine_params(form) -> dict:
+def engine_params(form) -> dict:
     return {k: form.cleaned_data.get(k) for k in form.ENGINE}
 
 
@@ -114,14 +114,14 @@ ACTIONS: dict[str, Action] = {
         _with_soldiers(rf.ShotForm),
         fields=("turn", "shooter", "target", "hit_the_dirt"),
         dice=True,
-        extra=_engine_params,
+        extra=engine_params,
     ),
     "assault": Action(
         sk.skirmish_assault,
         _with_soldiers(rf.AssaultForm),
         fields=("turn", "attacker", "defender"),
         dice=True,
-        extra=_engine_params,
+        extra=engine_params,
     ),
     "grenade": Action(
         sk.skirmish_grenade,
@@ -320,14 +320,14 @@ def skirmish_odds(request, pk: int, name: str):
         try:
             if name == "shoot":
                 preview = sk.shot_preview(
-                    battle=battle, shooter=d["shooter"], target=d["target"], **_engine_params(form)
+                    battle=battle, shooter=d["shooter"], target=d["target"], **engine_params(form)
                 )
             elif name == "assault":
                 preview = sk.assault_preview(
                     battle=battle,
                     attacker=d["attacker"],
                     defender=d["defender"],
-                    **_engine_params(form),
+                    **engine_params(form),
                 )
             elif name == "grenade":
                 kind = "grenade_launcher" if d["launcher"] else "grenade"

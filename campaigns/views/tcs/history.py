@@ -1,4 +1,4 @@
-"""The operation's timeline and its privacy-aware JSON export."""
+"""The operation's timeline and its privacy-aware JSON export (built by the selector)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from campaigns.models.tcs import OpSheetRecord, TcsUnit
-from campaigns.selectors import campaign_log
-from campaigns.selectors.tcs import tcs_operation, tcs_timeline
+from campaigns.selectors.tcs import tcs_timeline
+from campaigns.selectors.tcs_export import tcs_operation_export
 from campaigns.tcs.timeline_svg import status_at, timeline_svg, turns_of
 from campaigns.views.tcs.common import load
 
@@ -48,72 +47,9 @@ def tcs_timeline_view(request, pk: int):
 
 
 def tcs_export(request, pk: int):
-    """The operation as JSON, as this viewer may see it: another side's unrevealed sheets,
-    order of battle and morale are left out, as are private log entries."""
+    """The operation as JSON, as this viewer may see it (a download)."""
     campaign, viewer = load(request, pk)
-    op = tcs_operation(campaign, viewer)
-    sides = []
-    for sv in op.sides:
-        item = {"name": sv.side.name, "rating": sv.settings.rating if sv.settings else None}
-        if sv.can_see:
-            item["prep_table"] = sv.settings.prep_table if sv.settings else None
-            item["formations"] = [
-                {
-                    "id": f.formation.code,
-                    "name": f.formation.name,
-                    "morale": f.formation.morale,
-                    "battalion": f.formation.is_battalion,
-                    "state": f.formation.state,
-                    "history": f.formation.history,
-                    "units": [_unit_data(u) for u in f.units],
-                }
-                for f in sv.formations
-            ]
-            item["units"] = [_unit_data(u) for u in sv.loose_units]
-        item["op_sheets"] = [_sheet_data(s) for s in sv.sheets]
-        sides.append(item)
-    log = [
-        {"number": e.number, "kind": e.kind, "rule": e.rule, "summary": e.summary, "data": e.data}
-        for e in campaign_log(campaign, viewer)
-    ]
-    data = {
-        "format": "campaign-ledger/tcs-operation",
-        "version": 1,
-        "name": campaign.name,
-        "status": campaign.status,
-        "turn": op.turn.to_dict(),
-        "sides": sides,
-        "log": log,
-    }
+    data = tcs_operation_export(campaign, viewer)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="tcs-operation-{campaign.pk}.json"'
     return response
-
-
-def _unit_data(u: TcsUnit) -> dict:
-    return {
-        "id": u.code,
-        "category": u.category,
-        "steps": u.steps,
-        "steps_lost": u.steps_lost,
-        "eliminated_turn": u.eliminated_turn,
-    }
-
-
-def _sheet_data(s: OpSheetRecord) -> dict:
-    return {
-        "code": s.code,
-        "state": s.state,
-        "history": s.history,
-        "time_drawn": s.time_drawn,
-        "size_note": s.size_note,
-        "task_organization": s.task_organization,
-        "written_notes": s.written_notes,
-        "failure_instructions": s.failure_instructions,
-        "rally_points": s.rally_points,
-        "preliminary_instructions": s.preliminary_text,
-        "reserves": s.reserves_text,
-        "alternatives": s.alternatives_text,
-        "has_graphic": bool(s.graphic),
-        "revealed": s.revealed_at is not None,
-    }

@@ -96,7 +96,7 @@ def tcs_sheet_view(request, pk: int, sheet_pk: int):
         "can_act": can_act,
         "log": log,
         "fail_form": tf.FailForm(state.active_units),
-        "defense_form": _defense_form(sheet, state) if can_act else None,
+        "defense_form": tf.prepared_defense_form(sheet, state) if can_act else None,
         "can_change_units": can_act
         and campaign.status == Campaign.Status.ACTIVE
         and (state.status.in_prep or state.status.value == "implemented"),
@@ -189,30 +189,13 @@ def tcs_sheet_fail(request, pk: int, sheet_pk: int):
     return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
 
 
-def _defense_form(sheet: OpSheetRecord, state: OpSheet, data=None):
-    """What implementing a Prepared Defense did, while some implementation of the sheet (or
-    of units added to it) is not yet recorded [6.16.a, 21.1]."""
-    if sheet.sheet_type != "prepared_defense" or state.status.value != "implemented":
-        return None
-    done = {p.get("addition", "") for p in sheet.prepared_defense}
-    groups = [("", _("The sheet"))] if "" not in done else []
-    groups += [
-        (a.id, _("Units added: %(u)s") % {"u": ", ".join(a.units)})
-        for a in state.additions
-        if a.status.value == "implemented" and a.id not in done
-    ]
-    if not groups:
-        return None
-    return tf.PreparedDefenseForm(state.active_units, groups, data, prefix="pd")
-
-
 @login_required
 @require_POST
 def tcs_sheet_defense(request, pk: int, sheet_pk: int):
     campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
     if not can_act_for_side(viewer, sheet.side_id) or is_finished(campaign):
         raise Http404
-    form = _defense_form(sheet, OpSheet.from_dict(sheet.state), request.POST)
+    form = tf.prepared_defense_form(sheet, OpSheet.from_dict(sheet.state), request.POST)
     try:
         if form is None:
             raise ValidationError(_("Nothing to record: no Prepared Defense implementation."))

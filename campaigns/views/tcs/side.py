@@ -12,11 +12,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from campaigns.models import Side
-from campaigns.models.tcs import TcsFormation, TcsUnit
+from campaigns.models.tcs import TcsFormation
 from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs import decisions_awaited, tcs_operation
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
+from campaigns.tcs.state import restore_message
 from campaigns.views.tcs.common import apply_errors, load, side_for
 
 
@@ -143,20 +144,5 @@ def _side_action(request, action: str, form, side: Side) -> str:
         unit = svc.tcs_unit_restore(
             unit=form.units[d["unit"]], actor=user, steps=d["steps"], reason=d["reason"]
         )
-        return _restore_text(unit)
+        return restore_message(unit)
     raise Http404
-
-
-def _restore_text(unit: TcsUnit) -> str:
-    text = _("Steps given back; the correction is in the log.")
-    back, not_back = unit.restored["back"], unit.restored["not_back"]
-    if back:
-        text += " " + _("%(u)s is back on %(s)s.") % {"u": unit.code, "s": ", ".join(back)}
-    if not_back:
-        text += " " + _(
-            "It cannot return to %(s)s (ended, or 6.7.c): the log says why; add it to a sheet "
-            "in the Command Phase if needed."
-        ) % {"s": ", ".join(not_back)}
-    if back or not_back or unit.restored.get("eliminated"):
-        text += " " + _("Morale is not recomputed: correct it below if the loss changed it.")
-    return text
