@@ -31,7 +31,16 @@ from django.db import DatabaseError, transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from campaigns.models import Battle, Campaign, Club, Decision, LogEntry, Side, SidePlayer
+from campaigns.models import (
+    Battle,
+    Campaign,
+    Club,
+    Decision,
+    LogEntry,
+    Side,
+    SidePlayer,
+    bounds,
+)
 from campaigns.models.tcs import (
     SHEET_TEXT_FIELDS,
     CommandPhase,
@@ -353,7 +362,9 @@ def _tcs_export(c: Campaign, sides: list[Side]) -> tuple[dict[str, Any], dict[st
 
         def prefix(value: str) -> str:
             head, _sep, rest = value.partition("/")
-            return f"{codes[int(head)]}/{rest}" if head.isdigit() and int(head) in codes else value
+            return (
+                f"{codes[int(head)]}/{rest}" if head.isdecimal() and int(head) in codes else value
+            )
 
         return prefix
 
@@ -460,6 +471,28 @@ def _dt(value: str | None, field: str) -> dt.datetime | None:
     return parsed
 
 
+def _checked(model, where: str, values: dict[str, Any]) -> None:
+    """The model's bounds over imported values: a refused value names its section and field,
+    like the page's own errors."""
+    try:
+        bounds.check_values(model, values)
+    except ValidationError as exc:
+        raise ValidationError(
+            {
+                "file": [
+                    _("%(where)s, %(field)s: %(msg)s") % {"where": where, "field": f, "msg": m}
+                    for f, messages in exc.message_dict.items()
+                    for m in messages
+                ]
+            }
+        ) from None
+
+
+def _create(model, where: str, **values: Any):
+    _checked(model, where, values)
+    return model.objects.create(**values)
+
+
 def campaign_import(data: Any, *, actor=None) -> Campaign:
     """Create a campaign from an export; users are matched by username (created, without a
     usable password, when missing). All or nothing: a bad file changes nothing."""
@@ -508,7 +541,9 @@ def _import(data: dict[str, Any]) -> Campaign:
         club, _created = Club.objects.get_or_create(
             slug=c["club"]["slug"], defaults={"name": c["club"]["name"]}
         )
-    campaign = Campaign.objects.create(
+    campaign = _create(
+        Campaign,
+        "campaign",
         name=c["name"],
         system=c["system"],
         template=c["template"],
@@ -524,8 +559,8 @@ def _import(data: dict[str, Any]) -> Campaign:
     campaign.game_masters.set([users[n] for n in c["game_masters"]])
     sides = {}
     for s in data["sides"]:
-        side = Side.objects.create(
-            campaign=campaign, name=s["name"], faction=s["faction"], order=s["order"]
+        side = _create(
+            Side, "sides", campaign=campaign, name=s["name"], faction=s["faction"], order=s["order"]
         )
         sides[s["name"]] = side
         for p in s["players"]:
@@ -533,7 +568,9 @@ def _import(data: dict[str, Any]) -> Campaign:
             SidePlayer.objects.filter(pk=seat.pk).update(joined_at=_dt(p["joined_at"], "sides"))
     battles = {}
     for b in data["battles"]:
-        battle = Battle.objects.create(
+        battle = _create(
+            Battle,
+            "battles",
             campaign=campaign,
             number=b["number"],
             position=b["position"],
@@ -547,7 +584,9 @@ def _import(data: dict[str, Any]) -> Campaign:
         Battle.objects.filter(pk=battle.pk).update(created_at=_dt(b["created_at"], "battles"))
         battles[b["number"]] = battle
     for d in data["decisions"]:
-        decision = Decision.objects.create(
+        decision = _create(
+            Decision,
+            "decisions",
             campaign=campaign,
             battle=battles[d["battle"]] if d["battle"] is not None else None,
             key=d["key"],
@@ -567,6 +606,8 @@ def _import(data: dict[str, Any]) -> Campaign:
         )
         Decision.objects.filter(pk=decision.pk).update(created_at=_dt(d["created_at"], "decisions"))
     lookup = _import_ref(_tcs_import(tcs, campaign, sides, users)) if tcs is not None else None
+    for e in data["log"]:
+        _checked(LogEntry, "log", {k: e.get(k) for k in ("seq", "number", "summary", "rule")})
     entries = LogEntry.objects.bulk_create(
         [
             LogEntry(
@@ -603,12 +644,18 @@ def _tcs_import(
     for name, side in sides.items():
         back["side"][_ref_key(name)] = side.pk
     for t in tcs["sides"]:
-        TcsSide.objects.create(
-            side=sides[t["side"]], rating=t["rating"], prep_table=t["prep_table"]
+        _create(
+            TcsSide,
+            "tcs.sides",
+            side=sides[t["side"]],
+            rating=t["rating"],
+            prep_table=t["prep_table"],
         )
     formations = {}
     for f in tcs["formations"]:
-        formations[f["code"]] = TcsFormation.objects.create(
+        formations[f["code"]] = _create(
+            TcsFormation,
+            "tcs.formations",
             campaign=campaign,
             side=sides[f["side"]],
             code=f["code"],
@@ -622,7 +669,9 @@ def _tcs_import(
         back["formation"][_ref_key(f["code"])] = formations[f["code"]].pk
     sheet_pk: dict[str, dict[str, int]] = {}  # side name → code → new pk
     for r in tcs["op_sheets"]:
-        sheet = OpSheetRecord.objects.create(
+        sheet = _create(
+            OpSheetRecord,
+            "tcs.op_sheets",
             campaign=campaign,
             side=sides[r["side"]],
             code=r["code"],
@@ -652,7 +701,9 @@ def _tcs_import(
 
     units = {}
     for u in tcs["units"]:
-        units[u["code"]] = TcsUnit.objects.create(
+        units[u["code"]] = _create(
+            TcsUnit,
+            "tcs.units",
             campaign=campaign,
             side=sides[u["side"]],
             formation=formations[u["formation"]] if u["formation"] is not None else None,
@@ -666,7 +717,9 @@ def _tcs_import(
         )
         back["unit"][_ref_key(u["code"])] = units[u["code"]].pk
     for p in tcs["command_phases"]:
-        phase = CommandPhase.objects.create(
+        phase = _create(
+            CommandPhase,
+            "tcs.command_phases",
             campaign=campaign,
             side=sides[p["side"]],
             turn=p["turn"],
@@ -680,7 +733,9 @@ def _tcs_import(
         CommandPhase.objects.filter(pk=phase.pk).update(created_at=_dt(p["created_at"], "tcs"))
         back["phase"][_ref_key({"side": p["side"], "turn": p["turn"]})] = phase.pk
     for d in tcs["decisions"]:
-        decision = TcsDecision.objects.create(
+        decision = _create(
+            TcsDecision,
+            "tcs.decisions",
             campaign=campaign,
             side=sides[d["side"]],
             chooser=sides[d["chooser"]],

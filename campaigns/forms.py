@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, GameSystem
+from campaigns.models import bounds as b
 
 
 class SignUpForm(UserCreationForm):
@@ -18,6 +19,7 @@ class CampaignCreateForm(forms.Form):
     side_names = forms.CharField(
         label=_("Sides"),
         help_text=_("One per line, for example “Germans” and “Soviets”."),
+        max_length=1_000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     visibility = forms.ChoiceField(
@@ -27,7 +29,10 @@ class CampaignCreateForm(forms.Form):
         help_text=_("Public campaigns can be read by anyone; private ones by their players."),
     )
     description = forms.CharField(
-        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Description"),
+        required=False,
+        max_length=b.DESCRIPTION_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
     as_game_master = forms.BooleanField(
         label=_("I run this campaign as a neutral game master"),

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import ClubMembership, GameSystem, League, Result
+from campaigns.models import bounds as b
 from rules.cc.tournament import WinType
 from rules.ratings.standings import METRICS
 
@@ -15,7 +16,10 @@ WIN_TYPES = [("", _("—"))] + [
 class ClubForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     description = forms.CharField(
-        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Description"),
+        required=False,
+        max_length=b.DESCRIPTION_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
 
 
@@ -39,11 +43,18 @@ class LeagueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     season = forms.CharField(label=_("Season"), max_length=40, help_text=_("For example 2026."))
     system = forms.ChoiceField(label=_("Game system"), choices=GameSystem.choices)
-    points_win = forms.FloatField(label=_("Points for a win"), initial=3)
-    points_draw = forms.FloatField(label=_("Points for a draw"), initial=1)
-    points_loss = forms.FloatField(label=_("Points for a loss"), initial=0)
+    points_win = forms.FloatField(
+        label=_("Points for a win"), initial=3, **b.form_range(b.LEAGUE_POINTS)
+    )
+    points_draw = forms.FloatField(
+        label=_("Points for a draw"), initial=1, **b.form_range(b.LEAGUE_POINTS)
+    )
+    points_loss = forms.FloatField(
+        label=_("Points for a loss"), initial=0, **b.form_range(b.LEAGUE_POINTS)
+    )
     tiebreaks = forms.CharField(
         label=_("Ranking criteria, in order"),
+        max_length=200,
         initial="points, h2h, buchholz, wins",
         help_text=_("Comma-separated, from: %(keys)s.") % {"keys": ", ".join(METRICS)},
     )
@@ -51,9 +62,12 @@ class LeagueForm(forms.Form):
         label=_("Apply the Combat Commander handicap (EQUILIBRIO) to less experienced players"),
         required=False,
     )
-    elo_initial = forms.FloatField(label=_("Initial Elo"), initial=1500)
+    elo_initial = forms.FloatField(
+        label=_("Initial Elo"), initial=1500, **b.form_range(b.ELO_RATING)
+    )
     elo_k_bands = forms.CharField(
         label=_("Elo K by rating band"),
+        max_length=400,
         initial="0:32, 2100:24, 2400:16",
         help_text=_("“lowest rating:K” pairs, ascending."),
     )
@@ -61,7 +75,9 @@ class LeagueForm(forms.Form):
         label=_("Elo rating period"), choices=League.EloPeriod.choices, initial="result"
     )
     balance_min_plays = forms.IntegerField(
-        label=_("Plays before a scenario's balance is trusted"), initial=10, min_value=1
+        label=_("Plays before a scenario's balance is trusted"),
+        initial=10,
+        **b.form_range(b.BALANCE_MIN_PLAYS),
     )
 
     def clean_tiebreaks(self):
@@ -92,7 +108,7 @@ class ResultForm(forms.Form):
     played_on = forms.DateField(
         label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    round = forms.IntegerField(label=_("Round"), required=False, min_value=1)
+    round = forms.IntegerField(label=_("Round"), required=False, **b.form_range(b.ROUND))
     scenario = forms.CharField(label=_("Scenario"), required=False, max_length=120)
     side_a = forms.CharField(label=_("Side A"), required=False, max_length=80)
     team_a = forms.CharField(label=_("Side A players"), help_text=_("Usernames joined by “+”."))
@@ -101,12 +117,16 @@ class ResultForm(forms.Form):
     outcome = forms.ChoiceField(label=_("Outcome"), choices=Result.Outcome.choices)
     win_type = forms.ChoiceField(label=_("Win type (CC)"), choices=WIN_TYPES, required=False)
     time_space = forms.IntegerField(
-        label=_("Time space at the end (CC)"), required=False, min_value=0
+        label=_("Time space at the end (CC)"), required=False, **b.form_range(b.TIME_SPACE)
     )
-    vp_a = forms.IntegerField(label=_("VP side A"), required=False, min_value=0)
-    vp_b = forms.IntegerField(label=_("VP side B"), required=False, min_value=0)
-    casualties_a = forms.IntegerField(label=_("Casualties side A"), required=False, min_value=0)
-    casualties_b = forms.IntegerField(label=_("Casualties side B"), required=False, min_value=0)
+    vp_a = forms.IntegerField(label=_("VP side A"), required=False, **b.form_range(b.VP))
+    vp_b = forms.IntegerField(label=_("VP side B"), required=False, **b.form_range(b.VP))
+    casualties_a = forms.IntegerField(
+        label=_("Casualties side A"), required=False, **b.form_range(b.CASUALTIES)
+    )
+    casualties_b = forms.IntegerField(
+        label=_("Casualties side B"), required=False, **b.form_range(b.CASUALTIES)
+    )
     objective_5_in_play = forms.BooleanField(label=_("Objective 5 in play (CC)"), required=False)
     notes = forms.CharField(label=_("Notes"), required=False, max_length=300)
 
@@ -158,7 +178,7 @@ class FromBattleForm(forms.Form):
         max_length=120,
         help_text=_("Empty: the campaign's template or name."),
     )
-    round = forms.IntegerField(label=_("Round"), required=False, min_value=1)
+    round = forms.IntegerField(label=_("Round"), required=False, **b.form_range(b.ROUND))
 
     def __init__(self, *args, battles=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -170,13 +190,14 @@ class ImportForm(forms.Form):
     text = forms.CharField(
         label=_("…or paste the CSV"),
         required=False,
+        max_length=b.CSV_TEXT_MAX,
         widget=forms.Textarea(attrs={"rows": 6, "class": "code"}),
     )
 
     def csv_text(self) -> str:
         upload = self.cleaned_data.get("file")
         if upload:
-            raw = upload.read(2_000_000)
+            raw = upload.read(b.CSV_TEXT_MAX)
             try:
                 return raw.decode("utf-8")
             except UnicodeDecodeError:

@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from campaigns.cc.labels import option_labels
 from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side
+from campaigns.models import bounds as b
 from campaigns.services.cc_engine import can_answer
 
 
@@ -61,7 +62,9 @@ class CampaignCreateSerializer(serializers.Serializer):
     visibility = serializers.ChoiceField(
         choices=Campaign.Visibility.choices, default=Campaign.Visibility.PRIVATE
     )
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=b.DESCRIPTION_MAX
+    )
     as_game_master = serializers.BooleanField(
         default=False, help_text=_("Run it as its neutral game master instead of playing a side.")
     )
@@ -165,8 +168,9 @@ class DecisionSerializer(serializers.Serializer):
 
 class AnswerSerializer(serializers.Serializer):
     answer = serializers.JSONField(
+        validators=b.json_size(b.JSON_SMALL),
         help_text=_(
             "An option's value, a list of values, a number, or for a roll the dice faces "
             "([3, 4]) or their total."
-        )
+        ),
     )

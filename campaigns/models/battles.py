@@ -5,6 +5,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import bounds as b
+
 
 class Battle(models.Model):
     """One battle of a campaign, from set-up to the resolution of its consequences."""
@@ -18,7 +20,7 @@ class Battle(models.Model):
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="battles"
     )
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(validators=b.between(b.BATTLE_NUMBER))
     position = models.CharField(_("position"), max_length=20, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
     winner = models.ForeignKey(
@@ -70,10 +72,14 @@ class Decision(models.Model):
     )
     key = models.CharField(max_length=60)
     rule = models.CharField(max_length=40, blank=True)
-    prompt = models.TextField()
+    prompt = models.TextField(**b.text(b.SERVER_TEXT_MAX))
     options = models.JSONField(default=list, blank=True)
-    min_choices = models.PositiveSmallIntegerField(null=True, blank=True)
-    max_choices = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_choices = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=b.between(b.CHOICES)
+    )
+    max_choices = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=b.between(b.CHOICES)
+    )
     chooser = models.ForeignKey(
         "campaigns.Side",
         null=True,
@@ -87,7 +93,7 @@ class Decision(models.Model):
         max_length=12, blank=True, help_text="Set when players must enter a roll made at the table."
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
-    answer = models.JSONField(null=True, blank=True)
+    answer = models.JSONField(null=True, blank=True, validators=b.json_size(b.JSON_SMALL))
     answered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

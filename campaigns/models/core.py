@@ -5,6 +5,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import bounds as b
+
 
 class GameSystem(models.TextChoices):
     COMBAT_COMMANDER = "cc", "Combat Commander"
@@ -16,7 +18,7 @@ class GameSystem(models.TextChoices):
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     slug = models.SlugField(max_length=140, unique=True)
-    description = models.TextField(_("description"), blank=True)
+    description = models.TextField(_("description"), blank=True, **b.text(b.DESCRIPTION_MAX))
     created_at = models.DateTimeField(auto_now_add=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="ClubMembership", related_name="clubs"
@@ -62,7 +64,7 @@ class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=160)
     system = models.CharField(_("game system"), max_length=16, choices=GameSystem.choices)
     template = models.CharField(_("template"), max_length=40, blank=True)
-    description = models.TextField(_("description"), blank=True)
+    description = models.TextField(_("description"), blank=True, **b.text(b.DESCRIPTION_MAX))
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
     visibility = models.CharField(
         _("visibility"), max_length=16, choices=Visibility.choices, default=Visibility.PRIVATE
@@ -76,13 +78,17 @@ class Campaign(models.Model):
     game_masters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="mastered_campaigns"
     )
-    options = models.JSONField(default=dict, blank=True)
+    options = models.JSONField(default=dict, blank=True, validators=b.json_size(b.JSON_SMALL))
     stopped_reason = models.TextField(
         blank=True,
+        **b.text(b.SERVER_TEXT_MAX),
         help_text="Why the rules procedure stopped (a table value missing …) until someone fixes it.",
     )
     tables = models.JSONField(
-        default=dict, blank=True, help_text="User-supplied tables the rulebook only references."
+        default=dict,
+        blank=True,
+        help_text="User-supplied tables the rulebook only references.",
+        validators=b.json_size(b.JSON_TABLES),
     )
     state = models.JSONField(
         default=dict, blank=True, help_text="The rules engine's campaign state (private parts too)."
@@ -105,7 +111,7 @@ class Side(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
     name = models.CharField(_("name"), max_length=80)
     faction = models.CharField(_("faction"), max_length=40, blank=True)
-    order = models.PositiveSmallIntegerField(default=0)
+    order = models.PositiveSmallIntegerField(default=0, validators=b.between(b.SIDE_ORDER))
     players = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="SidePlayer", related_name="sides"
     )
@@ -154,10 +160,13 @@ class LogEntry(models.Model):
     battle = models.ForeignKey(
         "campaigns.Battle", null=True, blank=True, on_delete=models.CASCADE, related_name="log"
     )
-    seq = models.PositiveIntegerField(help_text="Order of writing; never shown (see number).")
+    seq = models.PositiveIntegerField(
+        help_text="Order of writing; never shown (see number).", validators=b.between(b.COUNTER)
+    )
     number = models.PositiveIntegerField(
         null=True,
         blank=True,
+        validators=b.between(b.COUNTER),
         help_text="The number people see: public entries only, so that the numbering shows "
         "no gap where a side's private entry was written (empty for private entries).",
     )

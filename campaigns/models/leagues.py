@@ -7,6 +7,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import bounds as b
 from campaigns.models.core import Club, ClubMembership, GameSystem
 
 DEFAULT_TIEBREAKS = ["points", "h2h", "buchholz", "wins"]
@@ -63,17 +64,33 @@ class League(models.Model):
     season = models.CharField(_("season"), max_length=40)
     system = models.CharField(_("game system"), max_length=16, choices=GameSystem.choices)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
-    points_win = models.FloatField(_("points for a win"), default=3)
-    points_draw = models.FloatField(_("points for a draw"), default=1)
-    points_loss = models.FloatField(_("points for a loss"), default=0)
-    tiebreaks = models.JSONField(default=list, help_text="Ordered metric keys.")
+    points_win = models.FloatField(
+        _("points for a win"), default=3, validators=b.real(b.LEAGUE_POINTS)
+    )
+    points_draw = models.FloatField(
+        _("points for a draw"), default=1, validators=b.real(b.LEAGUE_POINTS)
+    )
+    points_loss = models.FloatField(
+        _("points for a loss"), default=0, validators=b.real(b.LEAGUE_POINTS)
+    )
+    tiebreaks = models.JSONField(
+        default=list, help_text="Ordered metric keys.", validators=b.json_size(b.JSON_SMALL)
+    )
     apply_cc_handicap = models.BooleanField(_("apply the CC handicap (EQUILIBRIO)"), default=False)
-    elo_initial = models.FloatField(_("initial Elo"), default=1500)
-    elo_k_bands = models.JSONField(default=list, help_text="[[lowest rating, K], …] ascending.")
+    elo_initial = models.FloatField(_("initial Elo"), default=1500, validators=b.real(b.ELO_RATING))
+    elo_k_bands = models.JSONField(
+        default=list,
+        help_text="[[lowest rating, K], …] ascending.",
+        validators=b.json_size(b.JSON_SMALL),
+    )
     elo_period = models.CharField(max_length=8, choices=EloPeriod.choices, default="result")
-    balance_min_plays = models.PositiveSmallIntegerField(default=10)
-    ratings_version = models.PositiveIntegerField(default=0)
-    ratings_computed_version = models.PositiveIntegerField(default=0)
+    balance_min_plays = models.PositiveSmallIntegerField(
+        default=10, validators=b.between(b.BALANCE_MIN_PLAYS)
+    )
+    ratings_version = models.PositiveIntegerField(default=0, validators=b.between(b.COUNTER))
+    ratings_computed_version = models.PositiveIntegerField(
+        default=0, validators=b.between(b.COUNTER)
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -133,12 +150,19 @@ class Result(models.Model):
         related_name="league_results",
     )
     played_on = models.DateField(_("played on"))
-    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    round = models.PositiveSmallIntegerField(
+        _("round"), null=True, blank=True, validators=b.between(b.ROUND)
+    )
     scenario = models.CharField(_("scenario"), max_length=120, blank=True)
     side_a = models.CharField(_("side A"), max_length=80, blank=True)
     side_b = models.CharField(_("side B"), max_length=80, blank=True)
     outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices)
-    details = models.JSONField(default=dict, blank=True, help_text="CC win type, Time, VP …")
+    details = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="CC win type, Time, VP …",
+        validators=b.json_size(b.JSON_SMALL),
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
     notes = models.CharField(_("notes"), max_length=300, blank=True)
     entered_by = models.ForeignKey(
@@ -222,10 +246,10 @@ class Rating(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_ratings"
     )
     method = models.CharField(max_length=12, choices=Method.choices)
-    value = models.FloatField()
-    mu = models.FloatField(null=True, blank=True)
-    sigma = models.FloatField(null=True, blank=True)
-    games = models.PositiveIntegerField(default=0)
+    value = models.FloatField(validators=b.real(b.RATING_VALUE))
+    mu = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
+    sigma = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
+    games = models.PositiveIntegerField(default=0, validators=b.between(b.GAMES))
 
     class Meta:
         ordering = ["league", "method", "-value"]
@@ -246,15 +270,15 @@ class RatingSnapshot(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_history"
     )
     method = models.CharField(max_length=12, choices=Rating.Method.choices)
-    seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(validators=b.between(b.COUNTER))
     result = models.ForeignKey(
         Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     played_on = models.DateField(null=True, blank=True)
-    value = models.FloatField()
-    delta = models.FloatField()
-    mu = models.FloatField(null=True, blank=True)
-    sigma = models.FloatField(null=True, blank=True)
+    value = models.FloatField(validators=b.real(b.RATING_VALUE))
+    delta = models.FloatField(validators=b.real(b.RATING_VALUE))
+    mu = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
+    sigma = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
 
     class Meta:
         ordering = ["league", "method", "seq"]

@@ -11,6 +11,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import bounds as b
+
 
 class RosterSystem(models.TextChoices):
     PARABELLUM = "parabellum", "Parabellum Soldier"
@@ -32,7 +34,10 @@ class Roster(models.Model):
     )
     data = models.JSONField(default=dict, help_text="The engine's roster / army list.")
     house_rules = models.JSONField(
-        default=dict, blank=True, help_text="Campaign house rules (all off by default)."
+        default=dict,
+        blank=True,
+        help_text="Campaign house rules (all off by default).",
+        validators=b.json_size(b.JSON_SMALL),
     )
     condition = models.JSONField(
         default=dict, blank=True, help_text="1936: unit condition carried over, by entry index."
@@ -87,7 +92,9 @@ class SkirmishBattle(models.Model):
     weather = models.JSONField(default=dict, blank=True, help_text="1936 weather and changes.")
     construction = models.JSONField(default=dict, blank=True, help_text="1936 construction pool.")
     score = models.JSONField(default=dict, blank=True)
-    winner_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=b.between(b.SIDE_INDEX)
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
@@ -110,7 +117,7 @@ class SkirmishSide(models.Model):
         DEFENDER = "defender", _("Defender")
 
     battle = models.ForeignKey(SkirmishBattle, on_delete=models.CASCADE, related_name="sides")
-    index = models.PositiveSmallIntegerField()
+    index = models.PositiveSmallIntegerField(validators=b.between(b.SIDE_INDEX))
     role = models.CharField(max_length=10, choices=Role.choices)
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="skirmish_sides"
@@ -119,8 +126,8 @@ class SkirmishSide(models.Model):
         Roster, null=True, blank=True, on_delete=models.SET_NULL, related_name="battle_sides"
     )
     snapshot = models.JSONField(default=dict, blank=True)
-    start_po = models.IntegerField(default=0)
-    po = models.IntegerField(default=0)
+    start_po = models.IntegerField(default=0, validators=b.between(b.PO))
+    po = models.IntegerField(default=0, validators=b.between(b.PO))
     casualties = models.JSONField(default=list, blank=True)
     calls = models.JSONField(default=list, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
@@ -143,7 +150,7 @@ class SealedOrders(models.Model):
     every side's orders are revealed together (`revealed_at`)."""
 
     side = models.OneToOneField(SkirmishSide, on_delete=models.CASCADE, related_name="orders")
-    priority_order = models.PositiveSmallIntegerField()
+    priority_order = models.PositiveSmallIntegerField(validators=b.between(b.PRIORITY_ORDER))
     directives = models.JSONField(default=list)
     drawn_by_server = models.BooleanField(default=False)
     submitted_by = models.ForeignKey(
@@ -169,10 +176,13 @@ class SkirmishEvent(models.Model):
         CORRECTION = "correction", _("Correction")
 
     battle = models.ForeignKey(SkirmishBattle, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField(help_text="Order of writing; never shown (see number).")
+    seq = models.PositiveIntegerField(
+        help_text="Order of writing; never shown (see number).", validators=b.between(b.COUNTER)
+    )
     number = models.PositiveIntegerField(
         null=True,
         blank=True,
+        validators=b.between(b.COUNTER),
         help_text="The number people see: public events only (empty for private ones).",
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -209,9 +219,14 @@ class SkirmishCorrection(models.Model):
 
     battle = models.ForeignKey(SkirmishBattle, on_delete=models.CASCADE, related_name="corrections")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED)
-    previous_winner_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    previous_winner_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=b.between(b.SIDE_INDEX)
+    )
     winner_index = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The corrected winner; empty is a draw."
+        null=True,
+        blank=True,
+        help_text="The corrected winner; empty is a draw.",
+        validators=b.between(b.SIDE_INDEX),
     )
     reason = models.CharField(_("reason"), max_length=300)
     proposed_by = models.ForeignKey(
@@ -248,7 +263,7 @@ class RosterChange(models.Model):
         ARCHIVED = "archived", _("Archived")
 
     roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="changes")
-    seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(validators=b.between(b.COUNTER))
     kind = models.CharField(max_length=16, choices=Kind.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -19,6 +19,8 @@ from django.db import models
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import bounds as b
+
 TCS_TEMPLATE = "tcs-operation"
 SHEET_TYPES = {
     "prepared_defense": _("Prepared Defense"),
@@ -67,7 +69,12 @@ def private_storage() -> PrivateStorage:
 
 
 def graphic_path(instance: OpSheetRecord, filename: str) -> str:
-    ext = Path(filename).suffix.lower()[:6]
+    """A generated name with the extension of the type `check_graphic` detected (it names the
+    upload "graphic.<ext>" after the content); any other extension is dropped, so no stored
+    name ever ends in .html, .svg or the like, whatever path saved the file."""
+    ext = Path(filename).suffix.lower()
+    if ext not in {".png", ".jpg", ".gif", ".webp", ".pdf"}:
+        ext = ""
     return f"tcs/{instance.campaign_id}/{uuid.uuid4().hex}{ext}"
 
 
@@ -75,10 +82,13 @@ class TcsSide(models.Model):
     """A side's Command Prep rating and its optional Command Prep Table [6.9.a, 6.9.f]."""
 
     side = models.OneToOneField("campaigns.Side", on_delete=models.CASCADE, related_name="tcs")
-    rating = models.PositiveSmallIntegerField(_("Command Prep rating"), default=3)
+    rating = models.PositiveSmallIntegerField(
+        _("Command Prep rating"), default=3, validators=b.between(b.COMMAND_PREP_RATING)
+    )
     prep_table = models.JSONField(
         null=True,
         blank=True,
+        validators=b.json_size(b.JSON_TABLES),
         help_text="COMMAND_PREP_SCHEMA records; empty: players enter thresholds off the chart.",
     )
 
@@ -110,7 +120,7 @@ class TcsFormation(models.Model):
     history = models.JSONField(
         default=list, blank=True, help_text="[{turn, value, cause}] for the timeline."
     )
-    order = models.PositiveIntegerField(default=0)
+    order = models.PositiveIntegerField(default=0, validators=b.between(b.COUNTER))
 
     class Meta:
         ordering = ["side", "order", "id"]
@@ -142,16 +152,16 @@ class TcsUnit(models.Model):
     )
     code = models.CharField(_("unit id"), max_length=40)
     category = models.CharField(_("category"), max_length=16, choices=Category.choices)
-    steps = models.PositiveSmallIntegerField(_("steps"), default=1)
-    steps_lost = models.PositiveSmallIntegerField(default=0)
-    eliminated_turn = models.IntegerField(null=True, blank=True)
+    steps = models.PositiveSmallIntegerField(_("steps"), default=1, validators=b.between(b.STEPS))
+    steps_lost = models.PositiveSmallIntegerField(default=0, validators=b.between(b.STEPS_LOST))
+    eliminated_turn = models.IntegerField(null=True, blank=True, validators=b.between(b.TURN))
     left_additions = models.JSONField(
         default=list,
         blank=True,
         help_text="Pending additions it was dropped from when eliminated: "
         "[{sheet, addition, mission}], to put it back if steps are given back.",
     )
-    order = models.PositiveIntegerField(default=0)
+    order = models.PositiveIntegerField(default=0, validators=b.between(b.COUNTER))
 
     class Meta:
         ordering = ["side", "order", "id"]
@@ -182,13 +192,17 @@ class OpSheetRecord(models.Model):
     state = models.JSONField(default=dict, help_text="rules.tcs.opsheet.OpSheet to_dict().")
     time_drawn = models.CharField(_("time drawn"), max_length=8, blank=True)
     size_note = models.CharField(_("size justification"), max_length=200, blank=True)
-    task_organization = models.TextField(_("task organization"), blank=True)
-    written_notes = models.TextField(_("written notes"), blank=True)
-    failure_instructions = models.TextField(_("failure instructions"), blank=True)
+    task_organization = models.TextField(_("task organization"), blank=True, **b.text(b.NOTES_MAX))
+    written_notes = models.TextField(_("written notes"), blank=True, **b.text(b.NOTES_MAX))
+    failure_instructions = models.TextField(
+        _("failure instructions"), blank=True, **b.text(b.NOTES_MAX)
+    )
     rally_points = models.CharField(_("rally points"), max_length=200, blank=True)
-    preliminary_text = models.TextField(_("preliminary instructions"), blank=True)
-    reserves_text = models.TextField(_("reserves: intended use"), blank=True)
-    alternatives_text = models.TextField(_("alternatives"), blank=True)
+    preliminary_text = models.TextField(
+        _("preliminary instructions"), blank=True, **b.text(b.NOTES_MAX)
+    )
+    reserves_text = models.TextField(_("reserves: intended use"), blank=True, **b.text(b.NOTES_MAX))
+    alternatives_text = models.TextField(_("alternatives"), blank=True, **b.text(b.NOTES_MAX))
     graphic = models.FileField(
         _("graphic"), upload_to=graphic_path, storage=private_storage, blank=True
     )
@@ -255,7 +269,7 @@ class CommandPhase(models.Model):
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_phases"
     )
     side = models.ForeignKey("campaigns.Side", on_delete=models.CASCADE, related_name="tcs_phases")
-    turn = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField(validators=b.between(b.TURN))
     clock = models.CharField(max_length=4)
     light = models.CharField(max_length=10, default="day")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -307,7 +321,7 @@ class TcsDecision(models.Model):
     rule = models.CharField(max_length=20, default="17.1.c")
     options = models.JSONField(default=list)
     combat = models.BooleanField(default=True)
-    turn = models.IntegerField(default=0)
+    turn = models.IntegerField(default=0, validators=b.between(b.TURN))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     choice = models.CharField(max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side, SidePlayer
+from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side, SidePlayer, bounds
 from campaigns.services._base import append_log, lock_campaign
 
 
@@ -40,6 +40,13 @@ def campaign_create(
         errors["side_names"] = _("Each side needs its own name.")
     if visibility not in Campaign.Visibility.values:
         errors["visibility"] = _("Choose public or private.")
+    side_limit = Side._meta.get_field("name").max_length
+    if any(len(n) > side_limit for n in names):
+        errors["side_names"] = _("A side's name has at most %(n)s characters.") % {"n": side_limit}
+    try:
+        bounds.check_values(Campaign, {"name": name, "description": description})
+    except ValidationError as exc:
+        errors.update({k: v[0] for k, v in exc.message_dict.items()})
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

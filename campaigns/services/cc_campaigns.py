@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaigns.cc.engines import template_for
-from campaigns.models import Campaign, LogEntry, Side
+from campaigns.models import Campaign, LogEntry, Side, bounds
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.campaigns import campaign_create, side_join
 from campaigns.services.cc_engine import current_battle
@@ -89,6 +89,7 @@ def cc_tables_update(*, campaign: Campaign, actor, data: Any) -> Campaign:
     tpl = template_for(campaign.template)
     if not isinstance(data, dict):
         raise ValidationError({"tables": _("The tables must be a JSON object.")})
+    bounds.check_values(Campaign, {"tables": data})
     try:
         tpl.tables(data)
     except TableDataError as exc:

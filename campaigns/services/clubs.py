@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from campaigns.models import Club, ClubMembership
+from campaigns.models import Club, ClubMembership, bounds
 
 
 def club_create(*, creator, name: str, description: str = "") -> Club:
@@ -16,6 +16,7 @@ def club_create(*, creator, name: str, description: str = "") -> Club:
     slug = slugify(name)
     if not name or not slug:
         raise ValidationError({"name": _("Give the club a name with letters or digits.")})
+    bounds.check_values(Club, {"name": name, "slug": slug, "description": description})
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, description=description)

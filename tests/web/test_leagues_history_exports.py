@@ -200,7 +200,7 @@ def test_csv_import_row_errors_and_success(league, organiser, members, client):
     assert "Row 3, played_on: Enter the date as YYYY-MM-DD." in messages
     assert "Row 3, team_b: Not a member of this club: zed." in messages
     assert "Row 3, outcome: Choose side A, side B or a draw." in messages
-    assert "Row 3, vp_a: Enter a whole number of 0 or more." in messages
+    assert "Row 3, vp_a: Enter a whole number from 0 to 999." in messages
     assert "Row 3, win_type: Choose one of the listed win types." in messages
     assert "Row 4, team_b: A player cannot be on both sides." in messages
     assert not any(m.startswith("Row 2") for m in messages) and not Result.objects.exists()

@@ -18,6 +18,7 @@ from campaigns.api.serializers import CampaignSerializer, DecisionSerializer, Lo
 from campaigns.cc.engines import TEMPLATES
 from campaigns.cc.forms import EventForm, RollForm
 from campaigns.models import Campaign
+from campaigns.models import bounds as b
 from campaigns.services.battles import EVENTS
 from campaigns.services.cc_campaigns import DICE_MODES
 from rules.cc.gastadores import WinMethod
@@ -105,7 +106,9 @@ class CCCampaignCreateSerializer(serializers.Serializer):
     role = serializers.CharField(max_length=8, help_text=ROLE_HELP)
     visibility = serializers.ChoiceField(choices=Campaign.Visibility.choices)
     dice_mode = serializers.ChoiceField(choices=list(DICE_MODES))
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=b.DESCRIPTION_MAX
+    )
 
     def get_fields(self):
         fields = super().get_fields()
@@ -140,7 +143,7 @@ class CCCampaignCreateSerializer(serializers.Serializer):
             "dice_mode": data["dice_mode"],
             "description": data["description"],
             "options": {k[4:]: v for k, v in data.items() if k.startswith("opt_")},
-            "creator_side": int(role) if role.isdigit() else None,
+            "creator_side": int(role) if role.isdecimal() else None,
             "as_game_master": role == "gm",
         }
 
@@ -330,6 +333,7 @@ class EventRequestSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
+        **b.form_range(b.VP_MARGIN),
         help_text=EventForm.base_fields["vp_delta"].help_text,
     )
 
@@ -357,7 +361,7 @@ class RollRequestSerializer(serializers.Serializer):
             return None
         ok = (
             (isinstance(value, int) and not isinstance(value, bool))
-            or (isinstance(value, str) and len(value) <= 40)
+            or (isinstance(value, str) and len(value) <= b.DICE_TEXT_MAX)
             or (
                 isinstance(value, list)
                 and len(value) <= 20
@@ -400,12 +404,22 @@ class ResultRequestSerializer(serializers.Serializer):
 
     winner = serializers.IntegerField(help_text=_("The winning side's id."))
     method = serializers.ChoiceField(choices=WIN_METHODS, required=False)
-    vp_margin = serializers.IntegerField(required=False, allow_null=True)
+    vp_margin = serializers.IntegerField(
+        required=False, allow_null=True, **b.form_range(b.VP_MARGIN)
+    )
     survivors_axis = serializers.CharField(
-        required=False, allow_blank=True, trim_whitespace=False, help_text=SURVIVORS_HELP
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=SURVIVORS_HELP,
+        max_length=b.NOTES_MAX,
     )
     survivors_allies = serializers.CharField(
-        required=False, allow_blank=True, trim_whitespace=False, help_text=SURVIVORS_HELP
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=SURVIVORS_HELP,
+        max_length=b.NOTES_MAX,
     )
 
     def form_data(self) -> dict[str, str]:

@@ -15,6 +15,7 @@ from campaigns.models import (
     League,
     Result,
 )
+from campaigns.models import bounds as b
 from rules.ratings.standings import METRICS
 
 
@@ -47,11 +48,16 @@ class MembershipSerializer(serializers.ModelSerializer):
 class LeagueSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     tiebreaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(METRICS)), required=False
+        child=serializers.ChoiceField(choices=list(METRICS)),
+        required=False,
+        max_length=len(METRICS),
     )
     elo_k_bands = serializers.ListField(
-        child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+        child=serializers.ListField(
+            child=serializers.FloatField(validators=[b.finite]), min_length=2, max_length=2
+        ),
         required=False,
+        max_length=b.K_BANDS_MAX,
     )
 
     class Meta:
@@ -93,11 +99,17 @@ class PageDetailsMixin(serializers.Serializer):
     accepted too and become `details`, as the page's form does."""
 
     win_type = serializers.ChoiceField(choices=WIN_TYPES, required=False, allow_blank=True)
-    time_space = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    vp_a = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    vp_b = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    casualties_a = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    casualties_b = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    time_space = serializers.IntegerField(
+        required=False, allow_null=True, **b.form_range(b.TIME_SPACE)
+    )
+    vp_a = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.VP))
+    vp_b = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.VP))
+    casualties_a = serializers.IntegerField(
+        required=False, allow_null=True, **b.form_range(b.CASUALTIES)
+    )
+    casualties_b = serializers.IntegerField(
+        required=False, allow_null=True, **b.form_range(b.CASUALTIES)
+    )
     objective_5_in_play = serializers.BooleanField(required=False)
 
     def validate(self, attrs):
@@ -117,28 +129,28 @@ class ResultInputSerializer(PageDetailsMixin):
 
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     played_on = serializers.DateField()
-    round = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    round = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.ROUND))
     scenario = serializers.CharField(required=False, allow_blank=True, max_length=120)
     side_a = serializers.CharField(required=False, allow_blank=True, max_length=80)
     side_b = serializers.CharField(required=False, allow_blank=True, max_length=80)
     team_a = serializers.ListField(child=serializers.CharField(max_length=150), min_length=1)
     team_b = serializers.ListField(child=serializers.CharField(max_length=150), min_length=1)
     outcome = serializers.ChoiceField(choices=Result.Outcome.choices)
-    details = serializers.DictField(required=False)
+    details = serializers.DictField(required=False, validators=b.json_size(b.JSON_SMALL))
     notes = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
 
 class CorrectionInputSerializer(PageDetailsMixin):
     reason = serializers.CharField(max_length=300)
     played_on = serializers.DateField(required=False)
-    round = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    round = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.ROUND))
     scenario = serializers.CharField(required=False, allow_blank=True, max_length=120)
     side_a = serializers.CharField(required=False, allow_blank=True, max_length=80)
     side_b = serializers.CharField(required=False, allow_blank=True, max_length=80)
     team_a = serializers.ListField(child=serializers.CharField(max_length=150), required=False)
     team_b = serializers.ListField(child=serializers.CharField(max_length=150), required=False)
     outcome = serializers.ChoiceField(choices=Result.Outcome.choices, required=False)
-    details = serializers.DictField(required=False)
+    details = serializers.DictField(required=False, validators=b.json_size(b.JSON_SMALL))
     notes = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
 
@@ -150,16 +162,16 @@ class FromBattleSerializer(serializers.Serializer):
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     battle = serializers.PrimaryKeyRelatedField(queryset=Battle.objects.all())
     scenario = serializers.CharField(required=False, allow_blank=True, max_length=120)
-    round = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    details = serializers.DictField(required=False)
+    round = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.ROUND))
+    details = serializers.DictField(required=False, validators=b.json_size(b.JSON_SMALL))
 
 
 class ImportSerializer(serializers.Serializer):
     """The CSV as text: `csv`, or `text` as on the import page."""
 
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
-    csv = serializers.CharField(max_length=2_000_000, required=False)
-    text = serializers.CharField(max_length=2_000_000, required=False, write_only=True)
+    csv = serializers.CharField(max_length=b.CSV_TEXT_MAX, required=False)
+    text = serializers.CharField(max_length=b.CSV_TEXT_MAX, required=False, write_only=True)
 
     def validate(self, attrs):
         attrs = dict(attrs)

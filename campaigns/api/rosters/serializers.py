@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
+from campaigns.models import bounds as b
 from campaigns.rosters.engine import report
 from campaigns.selectors.rosters import (
     battle_orders,
@@ -48,25 +49,29 @@ class RosterCreateSerializer(serializers.Serializer):
     campaign = serializers.PrimaryKeyRelatedField(
         queryset=Campaign.objects.all(), required=False, allow_null=True
     )
-    squad_type = serializers.CharField(required=False, allow_blank=True, default="")
-    faction = serializers.CharField(required=False, allow_blank=True, default="")
-    role = serializers.CharField(required=False, allow_blank=True, default="")
-    quality = serializers.CharField(required=False, allow_blank=True, default="")
-    size = serializers.CharField(required=False, allow_blank=True, default="")
-    defender_points = serializers.IntegerField(required=False, allow_null=True, default=None)
+    squad_type = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    faction = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    role = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    quality = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    size = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    defender_points = serializers.IntegerField(
+        required=False, allow_null=True, default=None, **b.form_range(b.ROSTER_POINTS)
+    )
 
 
 class RosterEditSerializer(serializers.Serializer):
     """Parabellum: soldier_id, field, value. 1936: op, profile / entry / upgrade / label."""
 
-    soldier_id = serializers.CharField(required=False)
-    field = serializers.CharField(required=False)
-    value = serializers.JSONField(required=False, allow_null=True)
-    op = serializers.CharField(required=False)
-    profile = serializers.CharField(required=False)
-    entry = serializers.IntegerField(required=False)
-    upgrade = serializers.CharField(required=False)
-    label = serializers.CharField(required=False, allow_blank=True)
+    soldier_id = serializers.CharField(required=False, max_length=40)
+    field = serializers.CharField(required=False, max_length=40)
+    value = serializers.JSONField(
+        required=False, allow_null=True, validators=b.json_size(b.JSON_SMALL)
+    )
+    op = serializers.CharField(required=False, max_length=40)
+    profile = serializers.CharField(required=False, max_length=120)
+    entry = serializers.IntegerField(required=False, **b.form_range(b.ELEMENT_COUNT))
+    upgrade = serializers.CharField(required=False, max_length=80)
+    label = serializers.CharField(required=False, allow_blank=True, max_length=60)
 
 
 class RosterChangeSerializer(serializers.Serializer):
@@ -148,8 +153,13 @@ class BattleCreateSerializer(serializers.Serializer):
     opponent = serializers.SlugRelatedField(
         slug_field="username", queryset=get_user_model().objects.all()
     )
-    mode = serializers.CharField(required=False, allow_blank=True, default="")
-    title = serializers.CharField(required=False, allow_blank=True, default="")
+    mode = serializers.CharField(required=False, allow_blank=True, default="", max_length=8)
+    title = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=SkirmishBattle._meta.get_field("title").max_length,
+    )
 
 
 class SkirmishEventSerializer(serializers.Serializer):
@@ -166,7 +176,7 @@ class SkirmishEventSerializer(serializers.Serializer):
 
 class DiceSerializer(serializers.Serializer):
     dice_mode = serializers.ChoiceField(choices=["server", "entered"], default="server")
-    dice = serializers.CharField(required=False, allow_blank=True, default="")
+    dice = serializers.CharField(required=False, allow_blank=True, default="", max_length=400)
 
 
 class RosterSettingsSerializer(serializers.Serializer):

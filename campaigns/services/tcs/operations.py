@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, LogEntry, Side
+from campaigns.jsontext import CONTROL_CHARS
+from campaigns.models import Campaign, LogEntry, Side, bounds
 from campaigns.models.tcs import TCS_TEMPLATE, TcsFormation, TcsSide, TcsUnit
 from campaigns.services._base import append_log
 from campaigns.services.campaigns import campaign_create, side_join
@@ -121,6 +122,7 @@ def tcs_side_update(*, side: Side, actor, rating: int, table: Any | None) -> Tcs
             ) from None
     else:
         table = None
+    bounds.check_values(TcsSide, {"prep_table": table})
     with side_write(side, side.campaign_id, actor) as campaign:
         settings, _created = TcsSide.objects.get_or_create(side=side)
         settings.rating, settings.prep_table = rating, table
@@ -151,15 +153,23 @@ def parse_track(text: str) -> list[dict[str, Any]]:
     """ "0 1 1 2": 0 is a circle, n a square worth n [17.8.a]."""
     boxes = []
     for part in text.replace(",", " ").split():
-        if not part.isdigit():
+        if not part.isdecimal():
             raise ValidationError(
                 {"track": _("Write the track as numbers: 0 for a circle, 1–3 for a square.")}
             )
         points = int(part)
+        if not bounds.in_range(points, bounds.TRACK_BOX_POINTS):
+            raise ValidationError(
+                {"track": _("Write the track as numbers: 0 for a circle, 1–3 for a square.")}
+            )
         shape = BoxShape.CIRCLE if points == 0 else BoxShape.SQUARE
         boxes.append(Box(shape, points).to_dict())
     if not boxes:
         raise ValidationError({"track": _("A vehicle formation needs its morale track boxes.")})
+    if len(boxes) > bounds.TRACK_BOXES_MAX:
+        raise ValidationError(
+            {"track": _("At most %(n)s boxes on a track.") % {"n": bounds.TRACK_BOXES_MAX}}
+        )
     return boxes
 
 
@@ -167,6 +177,8 @@ def _formation_state(code: str, morale: str, track: str, start_value: int) -> di
     if morale == TcsFormation.Morale.BATTALION:
         if start_value < 0:
             raise ValidationError({"start_value": _("Battalion morale is never below 0.")})
+        if not bounds.in_range(start_value, bounds.MORALE):
+            raise ValidationError({"start_value": bounds.range_message(bounds.MORALE)})
         return BattalionMorale(code, value=start_value).to_dict()
     if morale == TcsFormation.Morale.VEHICLE:
         return {
@@ -183,6 +195,7 @@ def _add_formation(campaign, side, *, code, name, morale, is_battalion, track, s
     code = check_code(code, "code")
     if morale not in TcsFormation.Morale.values:
         raise ValidationError({"morale": _("Choose battalion, vehicle or no morale.")})
+    bounds.check_values(TcsFormation, {"name": name.strip()})
     if TcsFormation.objects.filter(campaign=campaign, code=code).exists():
         raise ValidationError({"code": _("Formation %(c)s already exists.") % {"c": code}})
     return TcsFormation.objects.create(
@@ -204,8 +217,13 @@ def _add_unit(campaign, side, *, code, formation, category, steps, order):
         raise ValidationError(
             {"category": _("Choose infantry, heavy weapon, vehicle or transport.")}
         )
-    if not 1 <= steps <= 30:
-        raise ValidationError({"steps": _("A unit has 1 to 30 steps.")})
+    if not bounds.in_range(steps, bounds.STEPS):
+        raise ValidationError(
+            {
+                "steps": _("A unit has %(lo)s to %(hi)s steps.")
+                % {"lo": bounds.STEPS[0], "hi": bounds.STEPS[1]}
+            }
+        )
     if TcsUnit.objects.filter(campaign=campaign, code=code).exists():
         raise ValidationError({"code": _("Unit %(c)s already exists.") % {"c": code}})
     if formation is not None and formation.side_id != side.pk:
@@ -298,7 +316,7 @@ def _csv_row(campaign, side, row, formations, orders, added) -> None:
             morale=row.get("morale", "") or "none",
             is_battalion=row.get("battalion", "").lower() in ("1", "yes", "true", "y"),
             track=row.get("track", ""),
-            start_value=int(start) if start.isdigit() else -1,
+            start_value=int(start) if start.isdecimal() else -1,
             order=orders[0],
         )
         formations[f.code] = f
@@ -315,7 +333,7 @@ def _csv_row(campaign, side, row, formations, orders, added) -> None:
             code=row.get("id", ""),
             formation=formations.get(fcode),
             category=row.get("category", ""),
-            steps=int(steps) if steps.isdigit() else 0,
+            steps=int(steps) if steps.isdecimal() else 0,
             order=orders[1],
         )
         orders[1] += 1
@@ -329,8 +347,16 @@ def tcs_oob_import(*, side: Side, actor, text: str) -> tuple[int, int]:
 
     Errors name their row: "row 3: category must be …". Returns (formations, units) added.
     """
+    if CONTROL_CHARS.search(text):  # PostgreSQL refuses NUL in text
+        raise ValidationError({"csv": _("The file contains a NUL or other control character.")})
     reader = csv.DictReader(io.StringIO(text.strip()))
-    header = [h.strip().lower() for h in reader.fieldnames or []]
+    try:
+        header = [h.strip().lower() for h in reader.fieldnames or []]
+        rows = [
+            {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader
+        ]
+    except csv.Error as err:  # e.g. a field over the csv module's size limit
+        raise ValidationError({"csv": _("Not a readable CSV file: %(e)s") % {"e": err}}) from None
     missing = [c for c in ("type", "id") if c not in header]
     if missing:
         raise ValidationError(
@@ -339,9 +365,6 @@ def tcs_oob_import(*, side: Side, actor, text: str) -> tuple[int, int]:
                 % {"cols": ", ".join(CSV_COLUMNS)}
             }
         )
-    rows = [
-        {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()} for row in reader
-    ]
     if not rows:
         raise ValidationError({"csv": _("The file has no rows under its header.")})
     problems: list[str] = []
