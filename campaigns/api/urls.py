@@ -1,5 +1,4 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from campaigns.api import cc as cc_api
@@ -7,8 +6,12 @@ from campaigns.api import leagues as league_api
 from campaigns.api import rosters as roster_api
 from campaigns.api import tcs as tcs_api
 from campaigns.api import views
+from campaigns.api.auth import obtain_auth_token
 
+# No `.json` format-suffix routes: the API speaks JSON only (`?format=` still works), the
+# schema never listed them, and actions do not take a `format` argument (they answered 500).
 router = DefaultRouter()
+router.include_format_suffixes = False
 router.register("campaigns", views.CampaignViewSet, basename="api-campaign")
 router.register("clubs", views.ClubViewSet, basename="api-club")
 # Each area adds its own viewsets: clubs and leagues, rosters and skirmish battles, Combat

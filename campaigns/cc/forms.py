@@ -15,7 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.cc.engines import CCTemplate
 from campaigns.cc.labels import option_labels
+from campaigns.jsontext import JSONTextError, loads_checked
 from campaigns.models import Campaign, Decision
+from campaigns.models import bounds as b
 from campaigns.services.battles import EVENTS, parse_units
 from rules.cc.gastadores import WinMethod
 
@@ -54,7 +56,10 @@ class CCCampaignForm(forms.Form):
         initial="server",
     )
     description = forms.CharField(
-        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Description"),
+        required=False,
+        max_length=b.DESCRIPTION_MAX,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(self, template: CCTemplate, *args, **kwargs):
@@ -95,7 +100,7 @@ class CCCampaignForm(forms.Form):
             "dice_mode": data["dice_mode"],
             "description": data["description"],
             "options": {k[4:]: v for k, v in data.items() if k.startswith("opt_")},
-            "creator_side": int(role) if role.isdigit() else None,
+            "creator_side": int(role) if role.isdecimal() else None,
             "as_game_master": role == "gm",
         }
 
@@ -118,12 +123,15 @@ class TablesForm(forms.Form):
         if not raw:
             raise forms.ValidationError(_("Paste the tables or upload a file."))
         try:
-            data["parsed"] = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(
-                _("This is not valid JSON (line %(line)s, column %(col)s: %(msg)s).")
-                % {"line": exc.lineno, "col": exc.colno, "msg": exc.msg}
-            ) from None
+            data["parsed"] = loads_checked(raw)
+        except JSONTextError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, json.JSONDecodeError):
+                raise forms.ValidationError(
+                    _("This is not valid JSON (line %(line)s, column %(col)s: %(msg)s).")
+                    % {"line": cause.lineno, "col": cause.colno, "msg": cause.msg}
+                ) from None
+            raise forms.ValidationError(str(exc)) from None
         return data
 
 
@@ -134,6 +142,7 @@ def decision_form(decision: Decision, data=None) -> forms.Form:
     if decision.is_roll:
         form.fields["answer"] = forms.CharField(
             label=_("Dice (%(kind)s)") % {"kind": decision.roll_kind},
+            max_length=b.DICE_TEXT_MAX,
             help_text=_("The total, or each die separated by commas (white die first)."),
         )
     elif decision.is_multiple:
@@ -148,7 +157,9 @@ def decision_form(decision: Decision, data=None) -> forms.Form:
             label=_("Your choice"), choices=choices, widget=forms.RadioSelect
         )
     else:
-        form.fields["answer"] = forms.IntegerField(label=_("Number"))
+        form.fields["answer"] = forms.IntegerField(
+            label=_("Number"), **b.form_range(b.DECISION_NUMBER)
+        )
     return form
 
 
@@ -158,6 +169,7 @@ class EventForm(forms.Form):
     vp_delta = forms.IntegerField(
         label=_("VP change"),
         required=False,
+        **b.form_range(b.VP_MARGIN),
         help_text=_("Signed, toward the first side listed: +2 or −1."),
     )
 
@@ -172,6 +184,7 @@ class RollForm(forms.Form):
     entered = forms.CharField(
         label=_("Rolled at the table"),
         required=False,
+        max_length=b.DICE_TEXT_MAX,
         help_text=_("Leave empty to let the site roll; or type the total or the dice (3,4)."),
     )
 
@@ -188,6 +201,7 @@ class ResultForm(forms.Form):
     vp_margin = forms.IntegerField(
         label=_("VP margin"),
         required=False,
+        **b.form_range(b.VP_MARGIN),
         initial=0,
         help_text=_("The winner's VP minus the loser's (only for a win on VP)."),
     )
@@ -206,6 +220,7 @@ class ResultForm(forms.Form):
                 self.fields[name] = forms.CharField(
                     label=_("%(side)s survivors") % {"side": s.name},
                     required=False,
+                    max_length=b.NOTES_MAX,
                     widget=forms.Textarea(attrs={"rows": 4}),
                     help_text=_(
                         "One unit per line: id; kind; weapon; veteran; leader of. "

@@ -8,7 +8,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.jsontext import JSONTextError, loads_checked
 from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
+from campaigns.models import bounds as b
 from campaigns.rosters.engine import squad_choices
 from rules.m1936 import construction as m36c
 from rules.m1936 import scenario as m36s
@@ -50,7 +52,7 @@ class RosterCreateForm(forms.Form):
         label=_("1936 game size"), choices=[("", "—"), *_enum(GameSize)], required=False
     )
     defender_points = forms.IntegerField(
-        label=_("…or agreed defender budget"), min_value=1, required=False
+        label=_("…or agreed defender budget"), required=False, **b.form_range(b.ROSTER_POINTS)
     )
 
     def __init__(self, *args, user=None, **kwargs):
@@ -80,21 +82,25 @@ class PBHouseRulesForm(forms.Form):
         label=_("HR-1 casualties carry over (3D6 recovery roll after the battle)"), required=False
     )
     recovery_target = forms.IntegerField(
-        label=_("HR-1 recovery on"), min_value=3, max_value=19, initial=11
+        label=_("HR-1 recovery on"), initial=11, **b.form_range(b.HOUSE_RULES["recovery_target"])
     )
     promotion = forms.BooleanField(label=_("HR-2 promotion of survivors"), required=False)
     battles_to_regular = forms.IntegerField(
-        label=_("HR-2 battles recruit → regular"), min_value=1, initial=1
+        label=_("HR-2 battles recruit → regular"),
+        initial=1,
+        **b.form_range(b.BATTLES_TO_PROMOTE),
     )
     battles_to_veteran = forms.IntegerField(
-        label=_("HR-2 battles regular → veteran"), min_value=1, initial=3
+        label=_("HR-2 battles regular → veteran"),
+        initial=3,
+        **b.form_range(b.BATTLES_TO_PROMOTE),
     )
     replacements = forms.BooleanField(
         label=_("HR-3 replacements: a recruit for each dead soldier"), required=False
     )
     carry_over_po = forms.BooleanField(label=_("HR-4 PO carry-over"), required=False)
     po_carry_over_cap = forms.IntegerField(
-        label=_("HR-4 cap (empty: none)"), min_value=0, required=False
+        label=_("HR-4 cap (empty: none)"), required=False, **b.form_range(b.PO)
     )
 
 
@@ -120,7 +126,7 @@ class M36EditForm(forms.Form):
         ]
     )
     profile = forms.CharField(max_length=120, required=False)
-    entry = forms.IntegerField(required=False)
+    entry = forms.IntegerField(required=False, **b.form_range(b.ELEMENT_COUNT))
     upgrade = forms.CharField(max_length=80, required=False)
     label = forms.CharField(max_length=60, required=False)
 
@@ -234,7 +240,7 @@ class ShotForm(_SoldierChoices, DiceForm):
     aimed = forms.BooleanField(label=_("Aimed (2 PA)"), required=False)
     target_suppressed = forms.BooleanField(label=_("Target suppressed"), required=False)
     target_double_time_cm = forms.FloatField(
-        label=_("Reaction: target double-timed (cm)"), required=False, min_value=0
+        label=_("Reaction: target double-timed (cm)"), required=False, **b.form_range(b.DISTANCE_CM)
     )
     mg42_assisted = forms.BooleanField(label=_("MG42 with assistant"), required=False)
     hit_the_dirt = forms.BooleanField(
@@ -315,7 +321,7 @@ class SupportForm(_SoldierChoices, DiceForm):
         ],
     )
     po = forms.IntegerField(
-        label=_("PO spent (artillery, anticipation)"), min_value=0, required=False
+        label=_("PO spent (artillery, anticipation)"), required=False, **b.form_range(b.PO)
     )
     targets = soldier_field(
         _("Soldiers caught (sniper: the target first)"), required=False, multiple=True
@@ -328,7 +334,9 @@ class ProjectorForm(_SoldierChoices, DiceForm):
     turn = _turn_field()
     firer = soldier_field(_("Firer (Panzerfaust or another grenade projector)"))
     moved = forms.BooleanField(label=_("The firer moved this activation (−2)"), required=False)
-    distance_cm = forms.FloatField(label=_("Distance to the target (cm, up to 30)"), min_value=0)
+    distance_cm = forms.FloatField(
+        label=_("Distance to the target (cm, up to 30)"), **b.form_range(b.DISTANCE_CM)
+    )
     target = soldier_field(_("Target"))
     nearby = soldier_field(_("Soldiers within 3 cm of the target"), required=False, multiple=True)
     hit_the_dirt = soldier_field(
@@ -413,8 +421,8 @@ class TurnForm(forms.Form):
     )
 
     turn = _turn_field()
-    po_0 = forms.IntegerField(label=_("PO held, player 1"), min_value=0)
-    po_1 = forms.IntegerField(label=_("PO held, player 2"), min_value=0)
+    po_0 = forms.IntegerField(label=_("PO held, player 1"), **b.form_range(b.PO))
+    po_1 = forms.IntegerField(label=_("PO held, player 2"), **b.form_range(b.PO))
 
     def __init__(self, *args, soldiers: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -457,9 +465,11 @@ class ScenarioForm(DiceForm):
         if not text:
             return None
         try:
-            rows = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(_("Not valid JSON: %(e)s") % {"e": exc.msg}) from None
+            rows = loads_checked(text)
+        except JSONTextError as exc:
+            cause = exc.__cause__
+            message = cause.msg if isinstance(cause, json.JSONDecodeError) else str(exc)
+            raise forms.ValidationError(_("Not valid JSON: %(e)s") % {"e": message}) from None
         if not isinstance(rows, list):
             raise forms.ValidationError(_("A list of rows."))
         return rows
@@ -484,7 +494,9 @@ class PlanForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for i, element in enumerate(m36s.ELEMENTS):
-            self.fields[f"e{i}"] = forms.IntegerField(label=element, min_value=0, required=False)
+            self.fields[f"e{i}"] = forms.IntegerField(
+                label=element, required=False, **b.form_range(b.ELEMENT_COUNT)
+            )
 
     def counts(self) -> dict[str, int]:
         return {
@@ -499,11 +511,13 @@ class WeatherForm(DiceForm):
 
 
 class WeatherChangeForm(DiceForm):
-    turn = forms.IntegerField(label=_("Turn (10, 20, 30 …)"), min_value=10)
+    turn = forms.IntegerField(label=_("Turn (10, 20, 30 …)"), min_value=10, max_value=b.TURN[1])
 
 
 class ConstructionForm(forms.Form):
-    waiting_days = forms.IntegerField(label=_("Days of waiting"), min_value=0, initial=0)
+    waiting_days = forms.IntegerField(
+        label=_("Days of waiting"), initial=0, **b.form_range(b.WAITING_DAYS)
+    )
 
 
 class FortificationForm(forms.Form):
@@ -511,7 +525,7 @@ class FortificationForm(forms.Form):
         label=_("Fortification"),
         choices=[(c.name, f"{c.name} ({c.cost})") for c in m36c.COVER_TYPES.values() if c.cost],
     )
-    count = forms.IntegerField(label=_("How many"), min_value=1, initial=1)
+    count = forms.IntegerField(label=_("How many"), initial=1, **b.form_range(b.ELEMENT_COUNT_1))
 
 
 class MoraleForm(forms.Form):
@@ -563,7 +577,7 @@ class ConditionForm(forms.Form):
         self.units = units
         for i, label in enumerate(units):
             self.fields[f"c{i}"] = forms.IntegerField(
-                label=_("%(u)s: casualties") % {"u": label}, min_value=0, initial=0
+                label=_("%(u)s: casualties") % {"u": label}, initial=0, **b.form_range(b.CASUALTIES)
             )
             self.fields[f"d{i}"] = forms.BooleanField(label=_("decimated"), required=False)
             self.fields[f"x{i}"] = forms.BooleanField(label=_("destroyed"), required=False)

@@ -9,6 +9,7 @@ campaign.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ from campaigns.models import (
     Result,
     ResultCorrection,
     ResultPlayer,
+    bounds,
 )
 from campaigns.permissions import visible_campaigns_q
 from rules.ratings import (
@@ -130,6 +132,26 @@ class StandingsView:
             }
 
 
+def points_scheme(league) -> PointsScheme:
+    """The league's points, each finite and within ``bounds.LEAGUE_POINTS`` whatever the row
+    holds (a value stored before the bounds, e.g. 1e308, must not make standings ``inf``)."""
+    low, high = bounds.LEAGUE_POINTS
+    defaults = PointsScheme()
+
+    def safe(value, default: float) -> float:
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            return default
+        return min(max(value, low), high) if math.isfinite(value) else default
+
+    return PointsScheme(
+        safe(league.points_win, defaults.win),
+        safe(league.points_draw, defaults.draw),
+        safe(league.points_loss, defaults.loss),
+    )
+
+
 def league_standings(league: League, criteria: list[str] | None = None) -> StandingsView:
     """The table (5 queries): games (2), participants with their users, current Elo."""
     criteria = criteria or league.tiebreaks or ["points"]
@@ -161,7 +183,7 @@ def league_standings(league: League, criteria: list[str] | None = None) -> Stand
         standings = compute_standings(
             games,
             players=[e.user_id for e in entries],
-            scheme=PointsScheme(league.points_win, league.points_draw, league.points_loss),
+            scheme=points_scheme(league),
             criteria=criteria,
             handicapped=handicapped,
             apply_handicap=league.apply_cc_handicap,

@@ -21,6 +21,7 @@ class CampaignExportViewSet(viewsets.GenericViewSet):
     """A campaign as JSON (no private data); importing one needs a staff account."""
 
     queryset = Campaign.objects.all()
+    lookup_value_regex = r"\d+"
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def retrieve(self, request, pk=None):

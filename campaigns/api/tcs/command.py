@@ -36,6 +36,7 @@ from campaigns.api.tcs.serializers import (
     TcsPhaseDetailSerializer,
     TcsPhaseStepSerializer,
 )
+from campaigns.ids import as_id
 from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation
 from campaigns.permissions import can_see_tcs_secret, visible_campaigns
 from campaigns.selectors.tcs import is_finished
@@ -69,7 +70,7 @@ class CommandPhaseViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def _phase(self, request, pk, *, act=True) -> CommandPhase:
         phase = (
             CommandPhase.objects.select_related("side", "campaign").filter(pk=pk).first()
-            if str(pk).isdigit()
+            if as_id(pk) is not None
             else None
         )
         if phase is None:
@@ -202,7 +203,7 @@ class CommandPhaseViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         """Step 3: commit reserves of an implemented sheet with their one order [6.14.b]."""
         phase = self._phase(request, pk)
         data = body(request, lists=LISTS)
-        sheet = self._sheet(phase, data.get("sheet") if str(data.get("sheet")).isdigit() else 0)
+        sheet = self._sheet(phase, as_id(data.get("sheet")) or 0)
         form = tf.CommitForm(OpSheet.from_dict(sheet.state).uncommitted_reserves, data)
         d = checked(form)
         group = run(
@@ -223,7 +224,7 @@ class CommandPhaseViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         """Step 3: choose one of an implemented sheet's alternatives [6.14.c]."""
         phase = self._phase(request, pk)
         data = body(request)
-        sheet = self._sheet(phase, data.get("sheet") if str(data.get("sheet")).isdigit() else 0)
+        sheet = self._sheet(phase, as_id(data.get("sheet")) or 0)
         names = list((sheet.state.get("alternatives") or {}).keys())
         d = checked(tf.AlternativeForm(names, data))
         group = run(

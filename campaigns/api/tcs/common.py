@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
+from campaigns.ids import as_id
 from campaigns.models import Campaign, Side
 from campaigns.models.tcs import TCS_TEMPLATE
 from campaigns.permissions import (
@@ -40,7 +41,7 @@ def campaign_filter(request, qs):
     raw = request.query_params.get("campaign")
     if raw in (None, ""):
         return qs
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
         raise ValidationError({"campaign": [_("A campaign id is a whole number.")]})
     return qs.filter(campaign_id=int(raw))
 
@@ -64,7 +65,7 @@ def load_side(request, side_pk, *, act: bool = False) -> tuple[Campaign, Viewer,
     game master the caller is (else 403)."""
     campaign_id = (
         Side.objects.filter(pk=side_pk).values_list("campaign_id", flat=True).first()
-        if str(side_pk).isdigit()
+        if as_id(side_pk) is not None
         else None
     )
     if campaign_id is None:

@@ -33,6 +33,7 @@ from campaigns.api.tcs.serializers import (
     TcsFormationActionSerializer,
     TcsUnitActionSerializer,
 )
+from campaigns.ids import as_id
 from campaigns.models import Side
 from campaigns.models.tcs import TcsDecision, TcsFormation, TcsUnit
 from campaigns.permissions import can_act_for_side, viewer_context, visible_campaigns
@@ -46,7 +47,7 @@ def _unit(request, pk, *, act=True):
     """A unit of a side whose secrets the caller may see (else 404)."""
     side_id = (
         TcsUnit.objects.filter(pk=pk).values_list("side_id", flat=True).first()
-        if str(pk).isdigit()
+        if as_id(pk) is not None
         else None
     )
     if side_id is None:

@@ -10,9 +10,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from campaigns.api.parsers import CheckedJSONParser
 from campaigns.api.tcs.common import body, checked, load, load_side, run
 from campaigns.api.tcs.requests import (
     TcsCsvImportSerializer,
@@ -30,6 +31,7 @@ from campaigns.api.tcs.serializers import (
     UnitSerializer,
 )
 from campaigns.forms import InviteForm
+from campaigns.ids import as_id
 from campaigns.models import Side
 from campaigns.models.tcs import TcsFormation
 from campaigns.selectors.tcs import decisions_awaited, tcs_operation
@@ -72,7 +74,7 @@ class SideViewSet(viewsets.GenericViewSet):
 
     serializer_class = TcsSideDetailSerializer
     queryset = Side.objects.none()
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [CheckedJSONParser, FormParser, MultiPartParser]
 
     @extend_schema(responses=TcsSideDetailSerializer)
     def retrieve(self, request, pk=None):
@@ -192,7 +194,7 @@ def _visible_side(request, side_pk):
     """A side of an operation the caller may see (its seats are public)."""
     side = (
         Side.objects.select_related("campaign").filter(pk=side_pk).first()
-        if str(side_pk).isdigit()
+        if as_id(side_pk) is not None
         else None
     )
     if side is None:

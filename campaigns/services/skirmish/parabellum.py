@@ -56,7 +56,7 @@ def skirmish_orders_submit(
         side = acting_side(battle, actor)
         if SealedOrders.objects.filter(side=side).exists():
             raise ValidationError({"__all__": [_("Your orders are already sealed.")]})
-        clean = sorted({int(d) for d in directives if str(d).isdigit()})
+        clean = sorted({int(d) for d in directives if str(d).isdecimal()})
         if len(clean) != 2 or not set(clean) <= set(DIRECTIVES):
             raise ValidationError({"directives": [_("Choose exactly two different directives.")]})
         taken = set(

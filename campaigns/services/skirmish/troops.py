@@ -52,7 +52,7 @@ def troops_of(battle: SkirmishBattle) -> list[Troop]:
 def find(troops: list[Troop], soldier_id: str, field: str) -> Troop:
     """The troop of a "side:soldier" choice, checking the soldier is in it."""
     side, _sep, sid = soldier_id.partition(":")
-    if not side.isdigit() or int(side) not in (0, 1):
+    if not side.isdecimal() or int(side) not in (0, 1):
         raise ValidationError({field: [_("Choose a soldier from the list.")]})
     troop = troops[int(side)]
     troop.soldier(sid, field)

@@ -31,7 +31,7 @@ MAX_RATING = 12
 def parse_clock(text: str) -> int:
     """ "0820" or "08:20" → minutes from 0000."""
     digits = text.strip().replace(":", "")
-    if len(digits) != 4 or not digits.isdigit():
+    if len(digits) != 4 or not digits.isdecimal():
         raise ValidationError({"start_clock": _("Give the time as four digits, e.g. 0800.")})
     hours, minutes = int(digits[:2]), int(digits[2:])
     if hours > 23 or minutes > 59:

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.ids import as_id
 from campaigns.permissions import is_organiser, player_side
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import PARABELLUM
@@ -68,10 +69,10 @@ def _tie_form(request, battle, post):
 
 
 def _correction_id(post) -> dict:
-    raw = post.get("correction", "")
-    if not raw.isdigit():
+    correction_id = as_id(post.get("correction", ""))
+    if correction_id is None:
         raise ValidationError(_("That proposal is no longer pending: reload the page."))
-    return {"correction_id": int(raw)}
+    return {"correction_id": correction_id}
 
 
 @dataclass(frozen=True)

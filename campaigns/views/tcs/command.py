@@ -340,7 +340,7 @@ def _phase_action(request, action: str, phase: CommandPhase) -> dict:
 
 def _int(text) -> int:
     text = (text or "").strip()
-    return int(text) if text.isdigit() else 0
+    return int(text) if text.isdecimal() else 0
 
 
 def _attempt_prefix(pk: int, addition_id: str) -> str:
