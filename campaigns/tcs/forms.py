@@ -7,7 +7,9 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.jsontext import JSONTextError, loads_checked
 from campaigns.models import Campaign
+from campaigns.models import bounds as b
 from campaigns.models.tcs import SHEET_TEXT_FIELDS, OpSheetRecord, TcsFormation, TcsUnit
 from campaigns.tcs.graphics import check_graphic
 from rules.dice import D6, D66
@@ -73,7 +75,10 @@ class OperationForm(forms.Form):
         initial=Campaign.Visibility.PRIVATE,
     )
     description = forms.CharField(
-        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Description"),
+        required=False,
+        max_length=b.DESCRIPTION_MAX,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def service_kwargs(self) -> dict:
@@ -91,10 +96,13 @@ class OperationForm(forms.Form):
 
 
 class SideSettingsForm(forms.Form):
-    rating = forms.IntegerField(label=_("Command Prep rating"), min_value=0, max_value=12)
+    rating = forms.IntegerField(
+        label=_("Command Prep rating"), **b.form_range(b.COMMAND_PREP_RATING)
+    )
     prep_table = forms.CharField(
         label=_("Command Prep Table (JSON, optional)"),
         required=False,
+        max_length=b.JSON_TABLES,
         widget=forms.Textarea(attrs={"rows": 8, "class": "code"}),
         help_text=_(
             "One record per op sheet type, read off your game's chart: "
@@ -108,11 +116,15 @@ class SideSettingsForm(forms.Form):
         if not text:
             return None
         try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(
-                _("not valid JSON (line %(l)s, column %(c)s)") % {"l": exc.lineno, "c": exc.colno}
-            ) from None
+            return loads_checked(text)
+        except JSONTextError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, json.JSONDecodeError):
+                raise forms.ValidationError(
+                    _("not valid JSON (line %(l)s, column %(c)s)")
+                    % {"l": cause.lineno, "c": cause.colno}
+                ) from None
+            raise forms.ValidationError(str(exc)) from None
 
 
 class FormationForm(forms.Form):
@@ -125,7 +137,10 @@ class FormationForm(forms.Form):
         label=_("It is a battalion (for the staff modifier [6.9.c])"), required=False
     )
     start_value = forms.IntegerField(
-        label=_("Battalion morale at start"), min_value=0, initial=0, required=False
+        label=_("Battalion morale at start"),
+        initial=0,
+        required=False,
+        **b.form_range(b.MORALE),
     )
     track = forms.CharField(
         label=_("Vehicle morale track"),
@@ -139,7 +154,7 @@ class UnitForm(forms.Form):
     code = forms.CharField(label=_("Unit id"), max_length=40)
     formation = forms.ChoiceField(label=_("Formation"), required=False)
     category = forms.ChoiceField(label=_("Category"), choices=TcsUnit.Category.choices)
-    steps = forms.IntegerField(label=_("Steps"), min_value=1, max_value=30, initial=5)
+    steps = forms.IntegerField(label=_("Steps"), initial=5, **b.form_range(b.STEPS))
 
     def __init__(self, formations, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -154,6 +169,7 @@ class CsvImportForm(forms.Form):
     csv = forms.CharField(
         label=_("…or paste the CSV"),
         required=False,
+        max_length=b.CSV_TEXT_MAX,
         widget=forms.Textarea(attrs={"rows": 6, "class": "code"}),
         help_text=_(
             "Columns: type,id,name,formation,category,steps,morale,battalion,track. "
@@ -438,7 +454,7 @@ class RecoveryForm(forms.Form):
 
 class LossForm(forms.Form):
     unit = forms.ChoiceField(label=_("Unit"))
-    steps = forms.IntegerField(label=_("Steps lost"), min_value=1, max_value=30, initial=1)
+    steps = forms.IntegerField(label=_("Steps lost"), initial=1, **b.form_range(b.STEPS))
     combat = forms.BooleanField(
         label=_("A combat loss (non-combat losses do not count for morale [17.1.a])"),
         required=False,
@@ -488,7 +504,7 @@ class LossForm(forms.Form):
 
 class CorrectionForm(forms.Form):
     formation = forms.ChoiceField(label=_("Formation"))
-    value = forms.IntegerField(label=_("Correct value"), min_value=0)
+    value = forms.IntegerField(label=_("Correct value"), **b.form_range(b.MORALE))
     reason = forms.CharField(label=_("Why"), max_length=200)
 
     def __init__(self, formations, *args, **kwargs):
@@ -499,7 +515,7 @@ class CorrectionForm(forms.Form):
 
 class RestoreForm(forms.Form):
     unit = forms.ChoiceField(label=_("Unit"))
-    steps = forms.IntegerField(label=_("Steps to give back"), min_value=1, max_value=30)
+    steps = forms.IntegerField(label=_("Steps to give back"), **b.form_range(b.STEPS))
     reason = forms.CharField(label=_("Why"), max_length=200)
 
     def __init__(self, units, *args, **kwargs):

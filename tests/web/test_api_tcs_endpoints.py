@@ -32,6 +32,7 @@ from tests.web.test_tcs_pages import (
     bloody_110,
     sides,
 )
+from tests.web.upload_helpers import png_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -318,7 +319,7 @@ def draw(client, side, **extra):
 
 def test_draw_a_sheet_with_a_graphic_and_its_refusals(op, alice, bob, carol):
     germans, _ = sides(op)
-    png = SimpleUploadedFile("m.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 32, content_type="image/png")
+    png = png_upload("m.png")
     done = alice.post(
         f"{API}/op-sheets/",
         {"side": germans.pk, "code": "G", "m_1-123/1": "attack", "graphic": png},
@@ -837,7 +838,7 @@ def test_anonymous_reads_a_public_operation_but_writes_nothing(op, secret):
 
 def test_correct_a_sheet_with_a_new_graphic(op, secret, alice, bob):
     url = f"{API}/op-sheets/{secret.pk}/"
-    png = SimpleUploadedFile("o.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 32, content_type="image/png")
+    png = png_upload("o.png")
     done = alice.patch(url, {"rally_points": "1-123: 29.17", "graphic": png}, format="multipart")
     assert done.status_code == 200, done.content
     sheet = done.json()["sheet"]

@@ -21,11 +21,12 @@ from campaigns.services.tcs import command_phase as phase_services
 from campaigns.services.tcs import common as tcs_common
 from rules.dice import RollRecord, kind
 from tests.web.test_tcs_pages import AMERICAN_CSV, GERMAN_CSV, SEED_CELLS, SHERMANS
+from tests.web.upload_helpers import picture
 
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1/tcs"
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+PNG = picture("PNG")
 
 
 class ScriptedDice:

@@ -18,6 +18,7 @@ from campaigns.services.tcs import (
     tcs_operation_start,
     tcs_sheet_draw,
 )
+from tests.web.upload_helpers import png_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -305,7 +306,7 @@ def test_draw_an_op_sheet_with_a_graphic(client, op, user):
     url = reverse("tcs-sheet-new", args=[op.pk, germans.pk])
     page = client.get(url)
     assert "Task organization" in page.text and "m_1-123/1" in page.text
-    png = SimpleUploadedFile("plan.png", b"\x89PNG\r\n\x1a\n" + b"0" * 64, content_type="image/png")
+    png = png_upload("plan.png")
     response = client.post(
         url,
         _draw_post(
@@ -323,6 +324,7 @@ def test_draw_an_op_sheet_with_a_graphic(client, op, user):
     graphic = client.get(reverse("tcs-sheet-graphic", args=[op.pk, sheet.pk]))
     assert graphic.status_code == 200 and graphic["Cache-Control"] == "private, no-store"
     assert b"".join(graphic.streaming_content).startswith(b"\x89PNG")
+    assert graphic["Content-Disposition"].startswith("attachment;")
     detail = client.get(reverse("tcs-sheet", args=[op.pk, sheet.pk])).text
     assert "Take Hill 110 from the north." in detail and "[6.9.c]" in detail
 

@@ -3,7 +3,6 @@ pages, htmx partials, the API, the log and the export. The other side and strang
 404 or nothing; a neutral game master sees everything."""
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -26,6 +25,7 @@ from tests.web.test_tcs_pages import (
     sides,
     with_oob,
 )
+from tests.web.upload_helpers import png_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def secret(op, user):
         code=CODE,
         missions=dict.fromkeys(GERMAN_REGIMENT[:3], "attack"),
         texts={"written_notes": SECRET, "rally_points": "29.17"},
-        graphic=SimpleUploadedFile("g.png", b"\x89PNG\r\n\x1a\n0000", content_type="image/png"),
+        graphic=png_upload("g.png"),
     )
     phase = tcs_phase_open(side=germans, actor=user)
     tcs_phase_weighted_turns(phase=phase, actor=user)

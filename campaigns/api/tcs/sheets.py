@@ -5,18 +5,16 @@ strike units. Another side's unrevealed sheet answers 404."""
 
 from __future__ import annotations
 
-import mimetypes
-
-from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from campaigns.api.parsers import CheckedJSONParser
 from campaigns.api.tcs.common import (
     CAMPAIGN_PARAM,
     body,
@@ -45,6 +43,7 @@ from campaigns.models.tcs import SHEET_TEXT_FIELDS, CommandPhase, OpSheetRecord,
 from campaigns.selectors.tcs import api_sheets, sheet_for
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
+from campaigns.tcs.graphics import GRAPHIC_TYPES, graphic_response
 from rules.tcs.opsheet import OpSheet
 
 UNIT_LISTS = ("units", "fire_mode", "fired", "nearest")
@@ -77,7 +76,7 @@ class OpSheetViewSet(viewsets.ReadOnlyModelViewSet):
     """Op sheets the caller may read: their own side's, revealed ones, all once over."""
 
     serializer_class = OpSheetSerializer
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [CheckedJSONParser, FormParser, MultiPartParser]
 
     def get_queryset(self):
         qs = api_sheets(self.request.user).order_by("campaign_id", "side__order", "id")
@@ -293,22 +292,18 @@ class OpSheetViewSet(viewsets.ReadOnlyModelViewSet):
             return self._answer(sheet.pk, _("Units struck; size and weighted turns stay [6.13.b]."))
         raise ValidationError({"action": [_("Choose add or strike.")]})
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @extend_schema(
+        responses={
+            (200, content_type): OpenApiTypes.BINARY
+            for content_type in [t.content_type for t in GRAPHIC_TYPES]
+            + ["application/octet-stream"]
+        }
+    )
     @action(detail=True, methods=["get"])
     def graphic(self, request, pk=None):
-        """The sheet's graphic, private as the sheet."""
-        sheet = self.get_object()
-        if not sheet.graphic:
-            raise NotFound
-        try:
-            handle = sheet.graphic.open("rb")
-        except FileNotFoundError:
-            raise NotFound from None
-        content_type = mimetypes.guess_type(sheet.graphic.name)[0] or "application/octet-stream"
-        response = FileResponse(handle, content_type=content_type)
-        response["Cache-Control"] = "private, no-store"
-        response["X-Content-Type-Options"] = "nosniff"
-        return response
+        """The sheet's graphic, private as the sheet: a download (`Content-Disposition:
+        attachment`) of the type found in its content, never rendered as a page."""
+        return graphic_response(self.get_object())
 
 
 def _added_text(done: dict) -> str:

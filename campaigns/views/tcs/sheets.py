@@ -3,12 +3,10 @@ revealing, failure, Prepared Defense, adding and striking units, the private gra
 
 from __future__ import annotations
 
-import mimetypes
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -20,6 +18,7 @@ from campaigns.selectors import campaign_log
 from campaigns.selectors.tcs import is_finished, sheet_for
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
+from campaigns.tcs.graphics import GraphicInput, graphic_response
 from campaigns.views.common import partial_request
 from campaigns.views.tcs.common import (
     apply_errors,
@@ -49,6 +48,7 @@ def tcs_sheet_new(request, pk: int, side_pk: int):
         uploaded(request),
         setup=campaign.status == Campaign.Status.SETUP,
     )
+    form.fields["graphic"].widget = GraphicInput()  # see tcs_sheet_edit
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
@@ -114,6 +114,9 @@ def tcs_sheet_edit(request, pk: int, sheet_pk: int):
     if not can_act_for_side(viewer, sheet.side_id) or is_finished(campaign):
         raise Http404
     form = tf.SheetEditForm(posted(request), uploaded(request), instance=sheet)
+    # The default clearable input links the stored file by its storage URL, which private
+    # graphics do not have: it made this page answer 500 for every sheet with a graphic.
+    form.fields["graphic"].widget = GraphicInput()
     if request.method == "POST" and form.is_valid():
         try:
             svc.tcs_sheet_edit(
@@ -290,15 +293,6 @@ def _units_action(request, action: str, form, sheet: OpSheetRecord) -> str:
 
 
 def tcs_sheet_graphic(request, pk: int, sheet_pk: int):
+    """The sheet's graphic, private as the sheet, as an inert download."""
     _campaign, _viewer, sheet = _sheet(request, pk, sheet_pk)
-    if not sheet.graphic:
-        raise Http404
-    try:
-        handle = sheet.graphic.open("rb")
-    except FileNotFoundError:
-        raise Http404 from None
-    content_type = mimetypes.guess_type(sheet.graphic.name)[0] or "application/octet-stream"
-    response = FileResponse(handle, content_type=content_type)
-    response["Cache-Control"] = "private, no-store"
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
+    return graphic_response(sheet)
