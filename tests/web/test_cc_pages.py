@@ -194,7 +194,7 @@ def test_printable_sheet(client, kurgan, user, other_user):
     _setup_battle(kurgan, user, other_user)
     client.force_login(user)
     sheet = client.get(reverse("battle-sheet", args=[kurgan.pk, 1]))
-    assert sheet.status_code == 200 and "window.print()" in sheet.text
+    assert sheet.status_code == 200 and "data-print" in sheet.text
     assert "Map" in sheet.text and "hand" in sheet.text
 
 
