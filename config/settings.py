@@ -5,9 +5,12 @@ tasks executed eagerly in-process, DEBUG on. Production sets DJANGO_DEBUG=false 
 variables listed in README.md.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,20 +43,29 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_celery_beat",
+    "axes",
+    "csp",
     "campaigns",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before whitenoise, so static files get the CSP and Permissions-Policy headers too.
+    "csp.middleware.CSPMiddleware",
+    "campaigns.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # NUL/control characters in paths, queries, bodies; JSON limits; TRACE (campaigns/middleware.py)
+    "campaigns.middleware.RefuseBadInputMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a sign-in that axes flagged as locked out into the 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -97,6 +109,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# AxesStandaloneBackend first: it refuses a locked-out username+address before any password
+# is checked (django-axes; the login page and the API token endpoint go through it).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -194,6 +212,13 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "campaigns.api.schema.LedgerAutoSchema",
+    # JSON bodies: objects only, with size, depth and number limits (campaigns/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "campaigns.api.parsers.CheckedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_METADATA_CLASS": "campaigns.api.metadata.LedgerMetadata",
     "EXCEPTION_HANDLER": "campaigns.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -208,16 +233,79 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Security: strict when DEBUG is off (checked by `manage.py check --deploy` in the tests).
+# DJANGO_INSECURE_HTTP=true tries production mode (DEBUG off) locally over plain HTTP: cookies
+# without Secure, no HTTPS redirect, no HSTS. Refused unless every allowed host is local.
+INSECURE_HTTP = env.bool("DJANGO_INSECURE_HTTP", default=False)
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1", "testserver"}
+if INSECURE_HTTP and any(
+    h not in LOCAL_HOSTS and not h.endswith(".localhost") for h in ALLOWED_HOSTS
+):
+    raise ImproperlyConfigured(
+        "DJANGO_INSECURE_HTTP=true is for local testing only: DJANGO_ALLOWED_HOSTS must list "
+        f"local hosts only ({', '.join(sorted(LOCAL_HOSTS))}), not {', '.join(ALLOWED_HOSTS)}."
+    )
+HTTPS_ONLY = not DEBUG and not INSECURE_HTTP
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+SECURE_SSL_REDIRECT = not INSECURE_HTTP and env.bool(
+    "DJANGO_SECURE_SSL_REDIRECT", default=HTTPS_ONLY
+)
+SECURE_HSTS_SECONDS = (
+    0 if INSECURE_HTTP else env.int("DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
+SECURE_HSTS_PRELOAD = HTTPS_ONLY
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): our own scripts, styles and images only; no inline
+# script, no eval, no inline style (htmx's indicator style is off: base.html's htmx-config).
+# The Swagger UI page widens style-src and img-src for itself (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Permissions-Policy (campaigns.security.PermissionsPolicyMiddleware): no powerful feature is used.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+)
+
+# --- Sign-in throttling (django-axes): 5 failures for one username from one address lock that
+# pair out for 15 minutes (429, campaigns.security.lockout_response); failures during the
+# lockout do not extend it, and a successful sign-in clears the count.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "campaigns.security.lockout_response"
+# Behind a reverse proxy every request comes from the proxy's address: DJANGO_PROXY_COUNT=1
+# (nginx in deploy/) takes the client's from X-Forwarded-For, the entry the proxy appended.
+# Leave 0 without a proxy, or clients could choose their address.
+PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "campaigns.security.client_ip"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 LOGGING = {

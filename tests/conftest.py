@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from django.conf import settings as django_settings
 from hypothesis import settings as hypothesis_settings
 
 IN_CI = bool(os.environ.get("CI"))
@@ -28,6 +29,17 @@ def default_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def login_throttling():
+    """Sign-in throttling (django-axes) is off in tests, so no test is locked out by another's
+    failures and `client.login()` needs no request; tests/web/test_throttling.py overrides this
+    fixture to switch it on."""
+    before = django_settings.AXES_ENABLED
+    django_settings.AXES_ENABLED = False
+    yield
+    django_settings.AXES_ENABLED = before
 
 
 @pytest.fixture(autouse=True)

@@ -16,8 +16,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.jsontext import CONTROL_CHARS
 from campaigns.models import (
     Battle,
+    Campaign,
     Club,
     ClubMembership,
     GameSystem,
@@ -29,10 +31,18 @@ from campaigns.models import (
     Result,
     ResultCorrection,
     ResultPlayer,
+    bounds,
 )
 from campaigns.models.leagues import DEFAULT_K_BANDS, DEFAULT_TIEBREAKS
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_organiser
-from campaigns.services._base import append_log, lock_campaign
+from campaigns.services._base import (
+    advisory_lock,
+    append_log,
+    lock_campaign,
+    lock_league,
+    lock_result,
+    retry_on_conflict,
+)
 from campaigns.services.enqueue import recompute_ratings_later
 from rules.cc.tournament import WinType
 from rules.errors import RuleError
@@ -99,6 +109,26 @@ def clean_k_bands(value: Any) -> list[list[float]]:
         raise ValidationError(
             {"elo_k_bands": _("Give rating bands as ascending pairs of lowest rating and K > 0.")}
         ) from None
+    if len(bands) > bounds.K_BANDS_MAX:
+        raise ValidationError(
+            {"elo_k_bands": _("At most %(n)s rating bands.") % {"n": bounds.K_BANDS_MAX}}
+        )
+    for lo, k in bands:
+        if not bounds.in_range(lo, bounds.ELO_RATING) or not bounds.in_range(k, bounds.K_FACTOR):
+            raise ValidationError(
+                {
+                    "elo_k_bands": _(
+                        "A band's lowest rating is from %(rlo)s to %(rhi)s and its K from "
+                        "%(klo)s to %(khi)s."
+                    )
+                    % {
+                        "rlo": bounds.ELO_RATING[0],
+                        "rhi": bounds.ELO_RATING[1],
+                        "klo": bounds.K_FACTOR[0],
+                        "khi": bounds.K_FACTOR[1],
+                    }
+                }
+            )
     return bands
 
 
@@ -134,8 +164,15 @@ def _clean_settings(values: dict[str, Any]) -> dict[str, Any]:
         if key in clean:
             try:
                 clean[key] = float(clean[key])
-            except (TypeError, ValueError):
+                bounds.check_values(League, clean, fields=[key])
+            except (TypeError, ValueError, OverflowError):
                 errors[key] = _("Enter a number.")
+            except ValidationError as exc:
+                errors[key] = exc.message_dict[key][0]
+    for key in ("name", "season"):
+        limit = League._meta.get_field(key).max_length
+        if key in clean and len(clean[key]) > limit:
+            errors[key] = _("At most %(n)s characters.") % {"n": limit}
     if "status" in clean and clean["status"] not in League.Status.values:
         errors["status"] = _("Choose open or closed.")
     if "elo_period" in clean and clean["elo_period"] not in League.EloPeriod.values:
@@ -143,10 +180,10 @@ def _clean_settings(values: dict[str, Any]) -> dict[str, Any]:
     if "balance_min_plays" in clean:
         try:
             clean["balance_min_plays"] = int(clean["balance_min_plays"])
-            if not 1 <= clean["balance_min_plays"] <= 1000:
+            if not bounds.in_range(clean["balance_min_plays"], bounds.BALANCE_MIN_PLAYS):
                 raise ValueError
-        except (TypeError, ValueError):
-            errors["balance_min_plays"] = _("Enter a whole number from 1 to 1000.")
+        except (TypeError, ValueError, OverflowError):
+            errors["balance_min_plays"] = bounds.range_message(bounds.BALANCE_MIN_PLAYS)
     for key, fn in (("tiebreaks", clean_tiebreaks), ("elo_k_bands", clean_k_bands)):
         if key in clean:
             try:
@@ -239,12 +276,13 @@ def clean_details(details: dict[str, Any] | None) -> dict[str, Any]:
         value = details.get(key)
         if value in (None, ""):
             continue
+        limits = bounds.RESULT_DETAILS[key]
         try:
             number = int(value)
-            if number < 0 or number > 9999 or str(number) != str(value).strip():
+            if not bounds.in_range(number, limits) or str(number) != str(value).strip():
                 raise ValueError
-        except (TypeError, ValueError):
-            errors[key] = _("Enter a whole number of 0 or more.")
+        except (TypeError, ValueError, OverflowError):
+            errors[key] = bounds.range_message(limits)
             continue
         clean[key] = number
     o5 = details.get("objective_5_in_play")
@@ -276,11 +314,12 @@ def _clean_result(league: League, data: dict[str, Any], users: dict[str, Any]) -
     else:
         try:
             clean["round"] = int(rnd)
-            if not 1 <= clean["round"] <= 999:
+            if not bounds.in_range(clean["round"], bounds.ROUND):
                 raise ValueError
-        except (TypeError, ValueError):
-            errors["round"] = _("Enter a round number from 1 to 999.")
-    for key, limit in (("scenario", 120), ("side_a", 80), ("side_b", 80), ("notes", 300)):
+        except (TypeError, ValueError, OverflowError):
+            errors["round"] = bounds.range_message(bounds.ROUND)
+    for key in ("scenario", "side_a", "side_b", "notes"):
+        limit = Result._meta.get_field(key).max_length
         text = str(data.get(key) or "").strip()
         if len(text) > limit:
             errors[key] = _("At most %(n)s characters.") % {"n": limit}
@@ -345,8 +384,13 @@ def _enrol(league: League, users) -> None:
             "user_id", flat=True
         )
     )
+    # New participants in id order: two entries enrolling the same players cannot deadlock.
     LeagueParticipant.objects.bulk_create(
-        [LeagueParticipant(league=league, user=u) for u in users if u.pk not in existing],
+        [
+            LeagueParticipant(league=league, user=u)
+            for u in sorted(users, key=lambda u: u.pk)
+            if u.pk not in existing
+        ],
         ignore_conflicts=True,
     )
 
@@ -375,6 +419,7 @@ RESULT_FIELDS = (
 )
 
 
+@retry_on_conflict
 def result_enter(*, league: League, actor, **data: Any) -> Result:
     """An organiser enters a standalone result (players by username, each a club member)."""
     _forbid(actor, league)
@@ -383,6 +428,7 @@ def result_enter(*, league: League, actor, **data: Any) -> Result:
     users = _members(league, _usernames(data.get("team_a")) + _usernames(data.get("team_b")))
     clean = _clean_result(league, data, users)
     with transaction.atomic():
+        lock_league(league.pk)
         result = Result.objects.create(
             league=league, entered_by=actor, **{k: clean[k] for k in RESULT_FIELDS}
         )
@@ -424,6 +470,7 @@ def battle_is_finished(battle: Battle) -> bool:
     return bool(battle.result) and (battle.winner_id is not None or battle.result.get("draw"))
 
 
+@retry_on_conflict
 def result_from_battle(
     *,
     league: League,
@@ -471,6 +518,7 @@ def result_from_battle(
             {"battle": [m for msgs in exc.message_dict.values() for m in msgs]}
         ) from None
     with transaction.atomic():
+        lock_league(league.pk)
         lock_campaign(campaign.pk)
         existing = Result.objects.filter(league=league, battle=battle).first()
         if existing:
@@ -495,10 +543,24 @@ def result_from_battle(
     return result
 
 
-def _log_campaign(result: Result, actor, summary: str, data: dict[str, Any]) -> None:
+def _lock_result(result: Result) -> tuple[Result, Campaign | None]:
+    """Lock a result for a change, in the lock order: its league, the campaign of its battle
+    (if any), then the result itself."""
+    lock_league(result.league_id)
+    campaign = None
     if result.battle_id:
+        campaign_id = Battle.objects.filter(pk=result.battle_id).values_list(
+            "campaign_id", flat=True
+        )[0]
+        campaign = lock_campaign(campaign_id)
+    return lock_result(result.pk), campaign
+
+
+def _log_campaign(
+    result: Result, campaign: Campaign | None, actor, summary: str, data: dict[str, Any]
+) -> None:
+    if campaign is not None:
         battle = Battle.objects.get(pk=result.battle_id)
-        campaign = lock_campaign(battle.campaign_id)
         append_log(
             campaign,
             kind=LogEntry.Kind.CORRECTION,
@@ -509,6 +571,7 @@ def _log_campaign(result: Result, actor, summary: str, data: dict[str, Any]) -> 
         )
 
 
+@retry_on_conflict
 def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Result:
     """Correct a result; the trace keeps what it was, what it became, who and why."""
     league = result.league
@@ -520,7 +583,7 @@ def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Res
     if unknown:
         raise ValidationError({sorted(unknown)[0]: _("This field cannot be corrected.")})
     with transaction.atomic():
-        result = Result.objects.select_for_update().get(pk=result.pk)
+        result, campaign = _lock_result(result)
         before = _snapshot(result)
         data = {**before, **changes}
         users = _members(league, _usernames(data["team_a"]) + _usernames(data["team_b"]))
@@ -538,6 +601,7 @@ def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Res
         )
         _log_campaign(
             result,
+            campaign,
             actor,
             _("League result corrected: %(reason)s") % {"reason": reason},
             {"result": result.pk, "before": before, "after": after},
@@ -546,6 +610,7 @@ def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Res
     return result
 
 
+@retry_on_conflict
 def _set_status(result: Result, actor, reason: str, status: str, action: str) -> Result:
     league = result.league
     _forbid(actor, league)
@@ -553,7 +618,7 @@ def _set_status(result: Result, actor, reason: str, status: str, action: str) ->
     if not reason:
         raise ValidationError({"reason": _("Give a reason.")})
     with transaction.atomic():
-        result = Result.objects.select_for_update().get(pk=result.pk)
+        result, campaign = _lock_result(result)
         if result.status == status:
             return result
         before = _snapshot(result)
@@ -572,7 +637,7 @@ def _set_status(result: Result, actor, reason: str, status: str, action: str) ->
             if status == Result.Status.VOID
             else _("League result restored: %(reason)s")
         )
-        _log_campaign(result, actor, summary % {"reason": reason}, {"result": result.pk})
+        _log_campaign(result, campaign, actor, summary % {"reason": reason}, {"result": result.pk})
         _schedule_recompute(league.pk)
     return result
 
@@ -586,14 +651,22 @@ def result_restore(*, result: Result, actor, reason: str) -> Result:
     return _set_status(result, actor, reason, Result.Status.ACTIVE, "restore")
 
 
+@retry_on_conflict
 def results_import_csv(*, league: League, actor, text: str) -> list[Result]:
     """Import historical results; every row is checked first and any error imports nothing.
 
     Errors name the row (the header is row 1) and the column.
     """
     _forbid(actor, league)
+    if CONTROL_CHARS.search(text):  # PostgreSQL refuses NUL in text
+        raise ValidationError({"file": [_("The file contains a NUL or other control character.")]})
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = reader.fieldnames or []
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as err:  # e.g. a field over the csv module's size limit
+        raise ValidationError(
+            {"file": [_("Not a readable CSV file: %(e)s") % {"e": err}]}
+        ) from None
     required = {"played_on", "team_a", "team_b", "outcome"}
     missing = sorted(required - set(header))
     if missing:
@@ -642,6 +715,7 @@ def results_import_csv(*, league: League, actor, text: str) -> list[Result]:
     if errors:
         raise ValidationError({"file": errors})
     with transaction.atomic():
+        lock_league(league.pk)
         results = Result.objects.bulk_create(
             [
                 Result(league=league, entered_by=actor, **{k: c[k] for k in RESULT_FIELDS})
@@ -690,15 +764,19 @@ def elo_config(league: League) -> EloConfig:
     )
 
 
+@retry_on_conflict
 def league_ratings_recompute(*, league_id: int) -> dict[str, int]:
     """Rebuild a league's Elo and OpenSkill ratings and their history from its results.
 
-    Idempotent: the same results give the same rows however often it runs.
+    Idempotent: the same results give the same rows however often it runs. Two recomputes of
+    one league queue on an advisory lock; no row is locked, so results can be entered and
+    corrected meanwhile (each change queues another recompute).
     """
     from campaigns.selectors.leagues import league_games
 
     with transaction.atomic():
-        league = League.objects.select_for_update().get(pk=league_id)
+        advisory_lock("league-ratings", league_id)
+        league = League.objects.get(pk=league_id)
         games = league_games(league)
         runs = {
             Rating.Method.ELO: elo_run(games, elo_config(league)),

@@ -15,8 +15,9 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from campaigns.models import Campaign, Roster, RosterChange, RosterSystem
+from campaigns.models import Campaign, Roster, RosterChange, RosterSystem, bounds
 from campaigns.rosters.engine import (
     M1936,
     PARABELLUM,
@@ -29,6 +30,9 @@ from campaigns.rosters.engine import (
     pb_house_rules,
     pb_new,
 )
+from campaigns.services._base import lock_in_order
+
+NOTHING_CHANGED = gettext_lazy("Nothing changed.")
 
 
 def _invalid(exc: BuilderError) -> ValidationError:
@@ -38,6 +42,11 @@ def _invalid(exc: BuilderError) -> ValidationError:
 def lock_roster(roster_id: int) -> Roster:
     """Lock the roster row for the rest of the transaction (call inside `atomic`)."""
     return Roster.objects.select_for_update().get(pk=roster_id)
+
+
+def lock_rosters(roster_ids) -> dict[int, Roster]:
+    """Lock several rosters at once, by id ascending (the lock order in `_base`)."""
+    return {r.pk: r for r in lock_in_order(Roster, roster_ids)}
 
 
 def record_change(
@@ -136,7 +145,10 @@ def roster_create(
 
 def roster_edit(*, roster: Roster, actor, edit: dict[str, Any]) -> Roster:
     """One builder edit (a Parabellum soldier field, or a 1936 list action), validated by
-    the engine; the roster may stay invalid while being built (violations are shown)."""
+    the engine; the roster may stay invalid while being built (violations are shown).
+
+    An edit that changes nothing (the value it already has, a repeated request) is refused
+    with "Nothing changed." and leaves no history row."""
     with transaction.atomic():
         locked = lock_roster(roster.pk)
         _editable(locked, actor)
@@ -153,6 +165,8 @@ def roster_edit(*, roster: Roster, actor, edit: dict[str, Any]) -> Roster:
                 data, summary = m36_edit(locked.data, str(edit.get("op") or ""), edit)
         except BuilderError as exc:
             raise _invalid(exc) from None
+        if data == locked.data:
+            raise ValidationError(NOTHING_CHANGED, code="unchanged")
         locked.data = data
         locked.save(update_fields=["data", "updated_at"])
         record_change(
@@ -212,6 +226,11 @@ def roster_house_rules_set(*, roster: Roster, actor, options: dict[str, Any]) ->
                 clean.pop("label", None)
         except BuilderError as exc:
             raise _invalid(exc) from None
+        for key, limits in bounds.HOUSE_RULES.items():
+            value = clean.get(key)
+            if value is not None and not bounds.in_range(value, limits):
+                raise ValidationError({key: bounds.range_message(limits)})
+        bounds.check_values(Roster, {"house_rules": clean})
         if clean == locked.house_rules:
             return locked
         before = state_of(locked)

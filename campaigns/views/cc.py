@@ -23,6 +23,8 @@ from campaigns.cc.forms import (
     TablesForm,
     decision_form,
 )
+from campaigns.idempotency import idempotent_form
+from campaigns.ids import as_id
 from campaigns.models import Battle, Campaign, Decision, LogEntry
 from campaigns.permissions import Viewer, viewer_context
 from campaigns.selectors import campaign_log
@@ -231,6 +233,7 @@ def _play_post(request, pk: int, number: int, form_class, service, invalid: str)
 
 @login_required
 @require_POST
+@idempotent_form
 def battle_event_view(request, pk: int, number: int):
     return _play_post(
         request, pk, number, EventForm, battle_event_record, _("Choose what happened and say how.")
@@ -296,8 +299,8 @@ def full_log(request, pk: int):
     kind = kind if kind in LogEntry.Kind.values else None
     battle_no = request.GET.get("battle") or ""
     entries = campaign_log(campaign, viewer, kind=kind)
-    if battle_no.isdigit():
-        entries = entries.filter(battle__number=int(battle_no))
+    if as_id(battle_no) is not None:
+        entries = entries.filter(battle__number=as_id(battle_no))
     page = Paginator(entries.select_related("battle"), 100).get_page(request.GET.get("page"))
     context = {
         "campaign": campaign,

@@ -3,8 +3,6 @@ battle and campaign histories, and the campaign JSON export/import."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -28,6 +26,8 @@ from campaigns.forms_leagues import (
     ResultForm,
     bands_text,
 )
+from campaigns.idempotency import idempotent_form
+from campaigns.jsontext import JSONTextError, loads_checked
 from campaigns.models import Battle, Campaign, League, Rating, Result
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_member
 from campaigns.selectors.leagues import (
@@ -56,6 +56,8 @@ from campaigns.services.leagues import (
 from campaigns.views.clubs import _club
 from campaigns.views.common import form_errors, partial_request
 from rules.ratings.standings import METRICS
+
+IMPORT_MAX_BYTES = 20_000_000
 
 
 def _league(pk: int) -> League:
@@ -232,6 +234,7 @@ def league_join(request, pk: int):
 
 
 @login_required
+@idempotent_form
 def result_new(request, pk: int):
     league = _managed(request, pk)
     form = ResultForm(request.POST or None, initial={"played_on": timezone.localdate()})
@@ -451,8 +454,14 @@ def campaign_import_view(request):
     form = CampaignImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            data = json.loads(form.cleaned_data["file"].read(20_000_000))
+            data = loads_checked(
+                form.cleaned_data["file"].read(IMPORT_MAX_BYTES + 1),
+                max_bytes=IMPORT_MAX_BYTES,
+                max_depth=64,
+            )
             campaign = campaign_import(data, actor=request.user)
+        except JSONTextError as exc:
+            form.add_error("file", _("The file is not JSON: %(e)s") % {"e": exc})
         except (ValueError, UnicodeDecodeError):
             form.add_error("file", _("The file is not JSON."))
         except ValidationError as exc:

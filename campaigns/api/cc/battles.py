@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from campaigns.api.schema import REFUSALS
 from campaigns.api.serializers import LogEntrySerializer
 from campaigns.cc.forms import CorrectionForm, ResultForm
+from campaigns.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent_api
 from campaigns.services.battles import (
     battle_event_record,
     battle_result_correct,
@@ -74,9 +75,11 @@ class CCBattleActions:
     @extend_schema(
         tags=CC,
         request=EventRequestSerializer,
-        responses={201: EventResponseSerializer},
+        responses={201: EventResponseSerializer, **IDEMPOTENCY_RESPONSES},
+        parameters=[IDEMPOTENCY_PARAMETER],
     )
     @action(detail=True, methods=["post"], url_path=BATTLE + "/events")
+    @idempotent_api
     def battle_events(self, request, pk=None, number=None):
         """Log an event of play (the battle page's “Log an event”); players and game master."""
         _campaign, _tpl, _viewer, battle = self._battle(request, number, play=True)

@@ -17,6 +17,7 @@ from campaigns.api.leagues.serializers import (
     ResultInputSerializer,
     ResultSerializer,
 )
+from campaigns.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent_api
 from campaigns.models import (
     Result,
 )
@@ -44,7 +45,12 @@ class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             .order_by("-played_on", "-id")
         )
 
-    @extend_schema(request=ResultInputSerializer, responses={201: ResultSerializer})
+    @extend_schema(
+        request=ResultInputSerializer,
+        responses={201: ResultSerializer, **IDEMPOTENCY_RESPONSES},
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
+    @idempotent_api
     def create(self, request, *args, **kwargs):
         data = ResultInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -19,6 +19,7 @@ from campaigns.api.rosters.serializers import (
     RosterSerializer,
     RosterSettingsSerializer,
 )
+from campaigns.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent_api
 from campaigns.models import Roster
 from campaigns.permissions import (
     can_edit_roster,
@@ -53,8 +54,13 @@ class RosterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         roster = svc.roster_create(owner=request.user, **data.validated_data)
         return Response(RosterSerializer(roster).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=RosterEditSerializer, responses=RosterSerializer)
+    @extend_schema(
+        request=RosterEditSerializer,
+        responses={200: RosterSerializer, **IDEMPOTENCY_RESPONSES},
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
     @action(detail=True, methods=["post"])
+    @idempotent_api
     def edit(self, request, pk=None):
         """One builder edit; the answer carries the validation (violations, points left)."""
         roster = self._mine()

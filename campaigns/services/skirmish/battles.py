@@ -19,7 +19,7 @@ from campaigns.models import (
     SkirmishSide,
 )
 from campaigns.rosters.engine import PARABELLUM, m36_army_list, pb_report
-from campaigns.services.rosters import lock_roster, record_change
+from campaigns.services.rosters import lock_roster, lock_rosters, record_change
 from campaigns.services.skirmish.common import battle_sides, lock_battle, log_event, result_word
 from rules.m1936.validation import validate_army
 
@@ -161,10 +161,11 @@ def close_battle(battle: SkirmishBattle, winner_index: int | None, now: datetime
 
 def record_battle_history(battle: SkirmishBattle, sides: list[SkirmishSide], actor) -> None:
     """A note of the finished battle in each side's roster history."""
+    rosters = lock_rosters(s.roster_id for s in sides)
     for s in sides:
         if s.roster_id is None:
             continue
-        roster = lock_roster(s.roster_id)
+        roster = rosters[s.roster_id]
         if battle.system == PARABELLUM:
             lost = [c["soldier_id"] for c in s.casualties if c.get("healed_turn") is None]
             what = _("lost %(l)s") % {"l": ", ".join(lost) or _("nobody")}

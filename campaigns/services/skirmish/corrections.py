@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from campaigns.models import Roster, RosterChange, SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.models.rosters import SkirmishCorrection
 from campaigns.permissions import is_organiser
-from campaigns.services.rosters import lock_roster, record_change, state_of, undo_change
+from campaigns.services.rosters import lock_rosters, record_change, state_of, undo_change
 from campaigns.services.skirmish.common import battle_sides, lock_battle, log_event, result_word
 
 
@@ -142,11 +142,12 @@ def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
     note on each roster. The caller holds the battle lock."""
     plan: list[tuple[SkirmishSide, Roster, list[RosterChange]]] = []
     problems: list[str] = []
+    rosters = lock_rosters(s.roster_id for s in sides)  # all at once, by id (see `_base`)
     for s in sides:
         changes = _post_battle_changes(battle, s)
         if not changes:
             continue
-        roster = lock_roster(s.roster_id)
+        roster = rosters[s.roster_id]
         if roster.archived_at is not None:
             problems.append(
                 _("“%(r)s” is archived: restore it so its house-rule changes can be undone.")
@@ -188,7 +189,7 @@ def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
     for s in sides:
         if s.roster_id is None:
             continue
-        roster = lock_roster(s.roster_id)
+        roster = rosters[s.roster_id]
         record_change(
             roster,
             kind=RosterChange.Kind.CORRECTION,

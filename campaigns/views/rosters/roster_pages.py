@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.idempotency import idempotent_form
+from campaigns.ids import as_id
 from campaigns.models import Roster, RosterChange
 from campaigns.permissions import can_edit_roster, can_view_roster
 from campaigns.rosters import forms as rf
@@ -85,8 +87,8 @@ def roster_new(request):
 
 
 def _builder_context(request, roster: Roster, *, error: str = "", selected: int | None = None):
-    if selected is None and request.GET.get("entry", "").isdigit():
-        selected = int(request.GET["entry"]) - 1
+    if selected is None and as_id(request.GET.get("entry")):
+        selected = min(as_id(request.GET["entry"]), 10_000) - 1
     rep = report(roster.system, roster.data, roster.house_rules, selected)
     return {
         "roster": roster,
@@ -120,6 +122,7 @@ def roster_detail_view(request, pk: int):
 
 @login_required
 @require_POST
+@idempotent_form
 def roster_edit_view(request, pk: int):
     """One builder edit; htmx gets the builder partial back, with violations and points left."""
     roster = _editable_roster(request, pk)
