@@ -78,3 +78,16 @@ def restore_message(unit: TcsUnit) -> str:
     if back or not_back or unit.restored.get("eliminated"):
         text += " " + _("Morale is not recomputed: correct it below if the loss changed it.")
     return text
+
+
+def losses_message(outcome: dict) -> str:
+    """What recording step losses did, for the page and the API alike."""
+    text = _("Losses recorded.")
+    if outcome.get("decision"):
+        text += " " + _(
+            "Equally near battalions: your opponent is asked to choose which one the loss "
+            "counts for [17.1.c]."
+        )
+    if outcome.get("failed"):
+        text += " " + _("The vehicle morale check failed: its implemented sheets end [17.8.c].")
+    return text

@@ -12,6 +12,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.exceptions import ValidationError as BadRequest
 from rest_framework.response import Response
 
+from campaigns.api.errors import run
 from campaigns.api.schema import REFUSALS
 from campaigns.api.serializers import LogEntrySerializer
 from campaigns.cc.forms import CorrectionForm, ResultForm
@@ -23,7 +24,7 @@ from campaigns.services.battles import (
     battle_roll,
 )
 
-from .common import battle_data, load_battle, odds_data, reload, require_participant, run
+from .common import battle_data, load_battle, odds_data, reload, require_participant
 from .serializers import (
     BattleBriefSerializer,
     BattleDetailSerializer,

@@ -12,6 +12,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import ValidationError as BadRequest
 from rest_framework.response import Response
 
+from campaigns.api.errors import run
 from campaigns.api.schema import REFUSALS
 from campaigns.api.serializers import CampaignSerializer
 from campaigns.cc.engines import TEMPLATES
@@ -27,7 +28,6 @@ from .common import (
     reload,
     require_manager,
     require_participant,
-    run,
     tables_data,
     template_data,
 )

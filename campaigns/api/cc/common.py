@@ -7,7 +7,6 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound, PermissionDenied
 
@@ -24,16 +23,6 @@ from rules.dice import Distribution
 from .serializers import DICE_MODE_LABELS
 
 TABLE_SECTIONS = ("campaign_forces", "divisional_reserve")
-
-
-def run(service, **kwargs):
-    """Call a service; its "forbidden" refusal becomes a 403 (other refusals a 400)."""
-    try:
-        return service(**kwargs)
-    except ValidationError as exc:
-        if getattr(exc, "code", None) == "forbidden":
-            raise PermissionDenied(exc.messages[0]) from None
-        raise
 
 
 def cc_only(campaign: Campaign) -> CCTemplate:

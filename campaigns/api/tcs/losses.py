@@ -40,7 +40,7 @@ from campaigns.permissions import can_act_for_side, viewer_context, visible_camp
 from campaigns.selectors.tcs import api_formations
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
-from campaigns.tcs.state import restore_message
+from campaigns.tcs.state import losses_message, restore_message
 
 
 def _unit(request, pk, *, act=True):
@@ -167,14 +167,7 @@ class LossViewSet(viewsets.GenericViewSet):
             nearest=d["nearest"] or None,
             rolls=d["rolls_list"],
         )
-        text = _("Losses recorded.")
-        if outcome.get("decision"):
-            text += " " + _(
-                "Equally near battalions: your opponent is asked to choose which one the loss "
-                "counts for [17.1.c]."
-            )
-        if outcome.get("failed"):
-            text += " " + _("The vehicle morale check failed: its implemented sheets end [17.8.c].")
+        text = losses_message(outcome)
         result = {k: getattr(v, "pk", v) for k, v in outcome.items()}
         return _unit_answer(int(d["unit"]), text, result, status.HTTP_201_CREATED)
 

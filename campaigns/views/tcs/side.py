@@ -17,7 +17,7 @@ from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs import decisions_awaited, tcs_operation
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
-from campaigns.tcs.state import restore_message
+from campaigns.tcs.state import losses_message, restore_message
 from campaigns.views.tcs.common import apply_errors, load, side_for
 
 
@@ -123,14 +123,7 @@ def _side_action(request, action: str, form, side: Side) -> str:
             nearest=d["nearest"] or None,
             rolls=d["rolls_list"],
         )
-        text = _("Losses recorded.")
-        if outcome.get("decision"):
-            text += " " + _(
-                "Equally near battalions: your opponent is asked to choose which one the loss "
-                "counts for [17.1.c]."
-            )
-        if outcome.get("failed"):
-            text += " " + _("The vehicle morale check failed: its implemented sheets end [17.8.c].")
+        text = losses_message(outcome)
         return text
     if action == "correct":
         svc.tcs_morale_correct(
