@@ -33,7 +33,7 @@ from rules.dice import kind
 from tests.conftest import require_service
 from tests.held_worker import HOLD_SECONDS, holding
 from tests.rules.cc.campaign_helpers import NORMANDY_DATA
-from tests.test_celery_worker import start_worker, stop_worker
+from tests.test_celery_worker import start_worker, stop_worker, wait_for_result
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -403,7 +403,7 @@ def test_a_resolution_whose_worker_is_killed_finishes_by_itself_once(user, other
         second = start_worker("second", second_log, pool="prefork", concurrency=2)
         # what beat does every minute (here without waiting a minute of quiet)
         swept = sweep_stuck_resolutions.apply_async(kwargs={"quiet_for_seconds": 1})
-        assert swept.get(timeout=30) == [c.pk]
+        assert wait_for_result(swept, 30) == [c.pk]
         _wait_for(
             lambda: Battle.objects.get(campaign=c, number=1).status == Battle.Status.RESOLVED,
             30,
@@ -429,7 +429,7 @@ def test_a_resolution_whose_worker_is_killed_finishes_by_itself_once(user, other
             second_log,
         )
         assert _entries(c, answered) == expected
-        assert sweep_stuck_resolutions.apply_async().get(timeout=30) == []
+        assert wait_for_result(sweep_stuck_resolutions.apply_async(), 30) == []
     finally:
         stop_worker(killed)
         if second is not None:
