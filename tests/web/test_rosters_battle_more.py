@@ -94,7 +94,7 @@ def test_htmx_bad_dice_show_the_error_in_the_partial_and_change_nothing(client, 
     # an action without a form (finish) shows its refusal in the messages area
     response = hx(client, simple, "finish", {})
     assert response.status_code == 400
-    assert '<p class="error" role="alert">Record the positions at the end of the last turn' in (
+    assert '<p class="error" role="alert">Record the positions at the end of turn 5' in (
         response.text
     )
     simple.refresh_from_db()

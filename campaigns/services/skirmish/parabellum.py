@@ -302,9 +302,19 @@ def skirmish_finish(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
         check_playing(battle, PARABELLUM)
         acting_side(battle, actor)
         sides = battle_sides(battle)
-        if not battle.turns:
+        if not any(t["turn"] == TURNS for t in battle.turns):
+            # §9.1.7, §9.2.10: the game is 5 turns, scored once the 5th is over; finishing
+            # earlier would also reveal the sealed orders before the battle ends
             raise ValidationError(
-                {"__all__": [_("Record the positions at the end of the last turn first.")]}
+                {
+                    "__all__": [
+                        _(
+                            "Record the positions at the end of turn %(n)s first: the game is "
+                            "%(n)s turns [9]."
+                        )
+                        % {"n": TURNS}
+                    ]
+                }
             )
         record = engine_battle(battle, sides)
         problems = validate_battle(record)
