@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 
-.PHONY: run test install install-dev lint format migrate demo messages worker beat bench clean
+.PHONY: run test install install-dev lint format migrate demo messages worker beat bench conformance clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ beat: install
 
 bench: install-dev
 	$(BIN)/pytest tests/benchmarks -s -p no:cacheprovider -o addopts=""
+
+# Schemathesis over every API operation (signed in and out), reported, not yet part of
+# `make test`: it passes every check but one (see tests_wip/test_api_schemathesis.py).
+conformance: install-dev
+	$(BIN)/pytest tests_wip -p no:cacheprovider -o addopts=""
 
 clean:
 	rm -rf $(VENV) staticfiles test-results .pytest_cache .ruff_cache db.sqlite3

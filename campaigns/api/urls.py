@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
 from campaigns.api import cc as cc_api
@@ -25,4 +25,7 @@ urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", views.me, name="api-me"),
     path("", include(router.urls)),
+    # Last: any other /api/v1/…/ path (an id that is not a number, a name the router does not
+    # know) is answered as the API answers a missing object, a JSON 404, not the site's page.
+    re_path(r"^.*/$", views.not_found, name="api-not-found"),
 ]

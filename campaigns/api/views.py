@@ -5,6 +5,7 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from campaigns.api.cc import CCBattleActions, CCCampaignActions
@@ -130,3 +131,11 @@ class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 @permission_classes([permissions.IsAuthenticated])
 def me(request):
     return Response(UserSerializer(request.user).data)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"])
+@permission_classes([permissions.AllowAny])
+def not_found(request, *args, **kwargs):
+    """The API's answer to a path it does not serve: 404 in JSON, like a missing object."""
+    raise NotFound

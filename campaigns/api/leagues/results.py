@@ -36,6 +36,9 @@ class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """League results (filter ?league=<id>&status=active|void); organisers write."""
 
     serializer_class = ResultSerializer
+    # The `trace` action is a method of the viewset, so DRF would count the HTTP method TRACE
+    # as served (it advertised it in `Allow`); TRACE is never served (campaigns/middleware.py).
+    http_method_names = [m for m in viewsets.ReadOnlyModelViewSet.http_method_names if m != "trace"]
     filterset_fields = ["league", "status", "outcome"]
 
     def get_queryset(self):

@@ -31,7 +31,7 @@ from campaigns.selectors.tcs import is_finished
 
 CAMPAIGN_PARAM = OpenApiParameter(
     "campaign",
-    int,
+    {"type": "integer", "minimum": 0},  # campaign_filter takes digits only
     description=gettext_lazy("Only this operation (a campaign id)."),
     required=False,
 )
