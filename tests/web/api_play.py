@@ -22,12 +22,13 @@ from typing import Any
 from django.test import TestCase
 from rest_framework.test import APIClient
 
-from campaigns.services import battles as battle_services
-from campaigns.services import cc_engine
 from rules.dice import RollRecord, kind
 
 Faces = tuple[int, ...]
 API = "/api/v1"
+
+
+SERVER_DICE_USERS = ("campaigns.services.cc_engine", "campaigns.services.battles")
 
 
 class DiceScript:
@@ -54,8 +55,9 @@ class DiceScript:
 
     def patch_server(self, monkeypatch) -> None:
         """The site's dice (campaign procedures and rolls during play) come from the script."""
-        monkeypatch.setattr(cc_engine, "ServerDice", self.server_source)
-        monkeypatch.setattr(battle_services, "ServerDice", self.server_source)
+        # the site's dice, scripted where the server rolls (no service is called from here)
+        for module in SERVER_DICE_USERS:
+            monkeypatch.setattr(f"{module}.ServerDice", self.server_source)
 
 
 class ScriptedServerDice:

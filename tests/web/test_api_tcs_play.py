@@ -17,8 +17,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from campaigns.services.tcs import command_phase as phase_services
-from campaigns.services.tcs import common as tcs_common
 from rules.dice import RollRecord, kind
 from tests.web.test_tcs_pages import AMERICAN_CSV, GERMAN_CSV, SEED_CELLS, SHERMANS
 from tests.web.upload_helpers import picture
@@ -85,8 +83,9 @@ class Table:
 @pytest.fixture(params=["server", "entered"])
 def table(request, user, other_user, monkeypatch):
     ScriptedDice.script = deque()
-    monkeypatch.setattr(tcs_common, "ServerDice", ScriptedDice)
-    monkeypatch.setattr(phase_services, "ServerDice", ScriptedDice)
+    # the site's dice, scripted where the server rolls (the play itself is HTTP only)
+    for module in ("campaigns.services.tcs.common", "campaigns.services.tcs.command_phase"):
+        monkeypatch.setattr(f"{module}.ServerDice", ScriptedDice)
     yield Table(user, other_user, request.param)
     assert not ScriptedDice.script, f"rolls the rules never asked for: {ScriptedDice.script}"
 
