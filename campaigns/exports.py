@@ -51,6 +51,7 @@ from campaigns.models.tcs import (
     TcsUnit,
 )
 from campaigns.selectors.leagues import StandingsView, league_results, public_decisions
+from campaigns.services.analyze import analyze_later
 
 FORMAT = "campaign-ledger/campaign"
 VERSION = 1
@@ -502,7 +503,12 @@ def campaign_import(data: Any, *, actor=None) -> Campaign:
         raise ValidationError({"file": _("Unsupported export version.")})
     try:
         with transaction.atomic():
-            return _import(data)
+            campaign = _import(data)
+            tables = [LogEntry, Battle, Decision, Side, SidePlayer]
+            if data.get("tcs") is not None:
+                tables += [TcsSide, TcsFormation, TcsUnit, OpSheetRecord, CommandPhase, TcsDecision]
+            analyze_later(*tables)  # the planner learns the new sizes once committed
+            return campaign
     except (KeyError, TypeError, AttributeError, ValueError, DatabaseError) as err:
         if isinstance(err, ValidationError):
             raise

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from campaigns.models import Campaign, League
+from campaigns.selectors.leagues import league_get, league_standings
 from campaigns.services.cc_engine import cc_resolve
 from campaigns.services.leagues import league_ratings_recompute
 from campaigns.services.resolution import STUCK_AFTER, SWEEP_EVERY, resolution_sweep
@@ -51,8 +52,12 @@ def sweep_stuck_resolutions(quiet_for_seconds: float = STUCK_AFTER.total_seconds
 
 @shared_task(name="campaigns.recompute_league_ratings")
 def recompute_league_ratings(league_id: int) -> dict[str, int] | str:
-    """Rebuild a league's ratings after a result or a correction (idempotent)."""
+    """Bring a league's ratings up to date after a result or a correction, from the earliest
+    change only (idempotent; a settings change rebuilds them all)."""
     try:
-        return league_ratings_recompute(league_id=league_id)
+        report = league_ratings_recompute(league_id=league_id, full=False)
+        # the table with the league's tie-breaks, cached for the next request to find
+        league_standings(league_get(league_id))
     except League.DoesNotExist:
         return "gone"
+    return report

@@ -1,14 +1,15 @@
 """Thin DRF views over the services, selectors and permission predicates."""
 
 from django.shortcuts import get_object_or_404
-from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from campaigns.api.cc import CCBattleActions, CCCampaignActions
+from campaigns.api.filters import LedgerFilterSet
+from campaigns.api.pagination import LogPagination
 from campaigns.api.schema import REFUSALS
 from campaigns.api.serializers import (
     AnswerSerializer,
@@ -20,6 +21,7 @@ from campaigns.api.serializers import (
     LogEntrySerializer,
     UserSerializer,
 )
+from campaigns.ids import as_id
 from campaigns.models import Campaign, Club, Decision, LogEntry
 from campaigns.permissions import viewer_context, visible_campaigns
 from campaigns.selectors import campaign_log, with_sides
@@ -27,7 +29,7 @@ from campaigns.services import campaign_create, club_create
 from campaigns.services.cc_engine import decision_answer
 
 
-class CampaignFilter(filters.FilterSet):
+class CampaignFilter(LedgerFilterSet):
     class Meta:
         model = Campaign
         fields = ["system", "status", "visibility", "club"]
@@ -59,10 +61,17 @@ class CampaignViewSet(
         campaign = campaign_create(creator=request.user, **data.validated_data)
         return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=LogEntrySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @extend_schema(
+        responses=LogEntrySerializer(many=True),
+        parameters=[
+            OpenApiParameter("kind", str, enum=list(LogEntry.Kind.values)),
+            OpenApiParameter("battle", int, description="Only this battle's entries (number)."),
+        ],
+    )
+    @action(detail=True, methods=["get"], pagination_class=LogPagination)
     def log(self, request, pk=None):
-        """The campaign log; another side's private entries are never included."""
+        """The campaign log in writing order, a page at a time (follow `next`); another
+        side's private entries are never included, and the cursor never reveals them."""
         campaign = self.get_object()
         kind = request.query_params.get("kind")
         entries = campaign_log(
@@ -70,11 +79,14 @@ class CampaignViewSet(
             viewer_context(request.user, campaign),
             kind=kind if kind in LogEntry.Kind.values else None,
         )
+        battle = as_id(request.query_params.get("battle") or "")
+        if battle is not None:
+            entries = entries.filter(battle__number=battle)
         page = self.paginate_queryset(entries)
         return self.get_paginated_response(LogEntrySerializer(page, many=True).data)
 
     @extend_schema(responses=BattleSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def battles(self, request, pk=None):
         campaign = self.get_object()
         battles = campaign.battles.select_related("winner")
@@ -117,6 +129,7 @@ class ClubViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
     lookup_field = "slug"
+    lookup_value_regex = r"[-a-zA-Z0-9_]+"  # a slug
     filterset_fields = ["slug"]
 
     def create(self, request, *args, **kwargs):

@@ -43,6 +43,8 @@ class Battle(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="battle_number_unique")
         ]
+        # a club's battles, latest first (campaigns/selectors/history.py)
+        indexes = [models.Index(fields=["created_at", "id"], name="battle_created_id")]
 
     def __str__(self) -> str:
         return f"Battle {self.number}"

@@ -196,7 +196,12 @@ class LogEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="log_seq_unique"),
         ]
-        indexes = [models.Index(fields=["campaign", "kind"])]
+        indexes = [
+            models.Index(fields=["campaign", "kind"]),
+            # windows of the log newest first (campaigns/selectors/history.py)
+            models.Index(fields=["campaign", "kind", "seq"], name="log_kind_seq"),
+            models.Index(fields=["battle", "seq"], name="log_battle_seq"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.number or '-'} {self.summary}"

@@ -12,6 +12,8 @@ from campaigns.models.core import Club, ClubMembership, GameSystem
 
 DEFAULT_TIEBREAKS = ["points", "h2h", "buchholz", "wins"]
 DEFAULT_K_BANDS = [[0, 32], [2100, 24], [2400, 16]]
+BIG_COUNTER = (0, 9_223_372_036_854_775_807)  # result ids, VP totals
+ID_LIST_MAX = 4_000  # a team's user ids, comma-separated
 
 
 def _token() -> str:
@@ -90,6 +92,12 @@ class League(models.Model):
     ratings_version = models.PositiveIntegerField(default=0, validators=b.between(b.COUNTER))
     ratings_computed_version = models.PositiveIntegerField(
         default=0, validators=b.between(b.COUNTER)
+    )
+    # The earliest change (date, result id) the ratings have not caught up with yet; both
+    # empty when they are up to date, (date.min, 0) when they must be rebuilt from the start.
+    ratings_dirty_on = models.DateField(null=True, blank=True)
+    ratings_dirty_result = models.BigIntegerField(
+        null=True, blank=True, validators=b.between(BIG_COUNTER)
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -180,7 +188,12 @@ class Result(models.Model):
                 name="one_result_per_battle",
             )
         ]
-        indexes = [models.Index(fields=["league", "status", "played_on"])]
+        indexes = [
+            models.Index(fields=["league", "status", "played_on"]),
+            # windows of results latest first, of a league and of all (API)
+            models.Index(fields=["league", "played_on", "id"], name="result_league_played_id"),
+            models.Index(fields=["played_on", "id"], name="result_played_id"),
+        ]
 
     def __str__(self) -> str:
         return f"result {self.pk} of {self.league_id}"
@@ -262,27 +275,79 @@ class Rating(models.Model):
 
 
 class RatingSnapshot(models.Model):
-    """A player's rating after one rating period (a result or a day): the history."""
+    """A player's rating after one rating period (a result or a day): the history.
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_history")
+    Derived rows, rewritten in bulk by the rating update: their foreign keys are kept by
+    Django (cascades) and by that code, not checked by the database row by row, and the
+    league and user are indexed only as the first columns of the indexes below."""
+
+    league = models.ForeignKey(
+        League,
+        on_delete=models.CASCADE,
+        related_name="rating_history",
+        db_index=False,
+        db_constraint=False,
+    )
     system = models.CharField(max_length=16, choices=GameSystem.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_history"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_history",
+        db_index=False,
+        db_constraint=False,
     )
     method = models.CharField(max_length=12, choices=Rating.Method.choices)
     seq = models.PositiveIntegerField(validators=b.between(b.COUNTER))
     result = models.ForeignKey(
-        Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Result,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_constraint=False,
     )
     played_on = models.DateField(null=True, blank=True)
     value = models.FloatField(validators=b.real(b.RATING_VALUE))
     delta = models.FloatField(validators=b.real(b.RATING_VALUE))
     mu = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
     sigma = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
+    games = models.PositiveIntegerField(default=0, validators=b.between(b.GAMES))
 
     class Meta:
         ordering = ["league", "method", "seq"]
-        indexes = [models.Index(fields=["user", "system", "method", "seq"])]
+        indexes = [
+            models.Index(fields=["user", "system", "method", "seq"]),
+            models.Index(
+                fields=["league", "method", "played_on", "seq"], name="snapshot_league_day"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} {self.method} #{self.seq}"
+
+
+class StandingMatchup(models.Model):
+    """One player's counting results in one team against one opposing team: the aggregate the
+    standings are computed from (kept up to date by every result write)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="matchups")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    team = models.TextField(help_text="Own team's user ids, ascending.", **b.text(ID_LIST_MAX))
+    opponents = models.TextField(help_text="Opposing user ids, ascending.", **b.text(ID_LIST_MAX))
+    games = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    wins = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    draws = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    losses = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    vp = models.BigIntegerField(default=0, validators=b.between(BIG_COUNTER))
+    vp_boosted = models.BigIntegerField(default=0, validators=b.between(BIG_COUNTER))
+
+    class Meta:
+        ordering = ["league", "user", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user", "team", "opponents"], name="one_matchup_row"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} vs {self.opponents} in {self.league_id}"

@@ -16,7 +16,9 @@ from django.utils.translation import gettext_lazy
 from campaigns.cc.engines import CCTemplate, template_for
 from campaigns.cc.track_svg import track_svg
 from campaigns.models import Battle, Campaign, Decision
+from campaigns.paging import Window as Page
 from campaigns.permissions import Viewer
+from campaigns.selectors.history import battles_window
 from campaigns.services.cc_engine import can_answer
 from rules.cc.campaign import Phase, Pool
 from rules.cc.common import Faction
@@ -39,7 +41,7 @@ class Dashboard:
     position: str
     sides: list[SideView]
     pools: list[Pool]
-    battles: list[Battle]
+    battles: Page
     decisions: list[tuple[Decision, bool]]
     waiting_for: str
     track: str
@@ -58,12 +60,15 @@ LISTS = {
 }
 
 
-def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
-    """Everything the campaign page shows (3 queries beyond the campaign and its sides)."""
+def cc_dashboard(
+    campaign: Campaign, viewer: Viewer, *, battles_cursor: str | None = None
+) -> Dashboard:
+    """Everything the campaign page shows (3 queries beyond the campaign and its sides); the
+    battles a window at a time, latest first."""
     tpl = template_for(campaign.template)
     state = tpl.load(campaign.state)
     sides = {s.faction: s for s in campaign.sides.all()}
-    battles = list(campaign.battles.select_related("winner"))
+    battles = battles_window(campaign, cursor=battles_cursor)
     decisions = list(
         campaign.decisions.filter(status=Decision.Status.OPEN).select_related("chooser")
     )
@@ -98,6 +103,8 @@ def cc_dashboard(campaign: Campaign, viewer: Viewer) -> Dashboard:
     path = [b.position for b in getattr(state, "battles", [])]
     number = tpl.number(state)
     current = next((b for b in battles if b.number == number), None)
+    if current is None and battles_cursor:  # an older window: the latest battle is elsewhere
+        current = campaign.battles.select_related("winner").filter(number=number).first()
     return Dashboard(
         template=tpl,
         phase=state.phase.value,

@@ -28,24 +28,29 @@ from campaigns.models import (
     LeagueParticipant,
     LogEntry,
     Rating,
-    RatingSnapshot,
     Result,
     ResultCorrection,
     ResultPlayer,
     bounds,
 )
 from campaigns.permissions import visible_campaigns_q
+from campaigns.selectors.history import (
+    battle_timeline,
+    campaign_history,
+    player_results,
+    player_tallies,
+    rating_charts,
+)
+from campaigns.selectors.standings import league_table
 from rules.ratings import (
     CCDetail,
     Game,
     Outcome,
     PointsScheme,
     Standings,
-    compute_standings,
     scenario_balance,
 )
 from rules.ratings.balance import BalanceRow, wilson_interval
-from rules.ratings.charts import Series, line_chart
 from rules.ratings.standings import METRICS
 
 STANDINGS_CACHE_SECONDS = 600
@@ -153,7 +158,7 @@ def points_scheme(league) -> PointsScheme:
 
 
 def league_standings(league: League, criteria: list[str] | None = None) -> StandingsView:
-    """The table (5 queries): games (2), participants with their users, current Elo."""
+    """The table (4 queries): participants with their users, the aggregates, current Elo."""
     criteria = criteria or league.tiebreaks or ["points"]
     entries = list(LeagueParticipant.objects.filter(league=league).select_related("user"))
     users = {e.user_id: e.user for e in entries}
@@ -178,16 +183,15 @@ def league_standings(league: League, criteria: list[str] | None = None) -> Stand
     )
     key = "standings:" + hashlib.sha256(key.encode()).hexdigest()
     standings = cache.get(key)
-    if standings is None:
-        games = league_games(league)
-        standings = compute_standings(
-            games,
+    if standings is None:  # from the aggregates every result write keeps up to date
+        standings = league_table(
+            league,
+            criteria,
             players=[e.user_id for e in entries],
             scheme=points_scheme(league),
-            criteria=criteria,
             handicapped=handicapped,
-            apply_handicap=league.apply_cc_handicap,
             sort_key=lambda p: users[p].username if p in users else f"~{p}",
+            load_games=lambda: league_games(league),
         )
         cache.set(key, standings, STANDINGS_CACHE_SECONDS)
     missing = {row.player for row in standings.rows} - set(users)
@@ -304,93 +308,18 @@ class Tally:
         return self.wins / self.played if self.played else 0.0
 
 
-def player_profile(player) -> dict[str, Any]:
-    """Record by system, scenario and opponent; rating charts; recent results (6 queries)."""
-    mine = list(
-        ResultPlayer.objects.filter(user=player, result__status=Result.Status.ACTIVE).values_list(
-            "result_id", "team"
-        )
-    )
-    ids = [rid for rid, _team in mine]
-    results = {
-        r["id"]: r
-        for r in Result.objects.filter(pk__in=ids).values(
-            "id",
-            "outcome",
-            "played_on",
-            "scenario",
-            "side_a",
-            "side_b",
-            "league_id",
-            "league__name",
-            "league__season",
-            "league__system",
-            "battle_id",
-            "battle__number",
-            "battle__campaign_id",
-        )
-    }
-    others = list(
-        ResultPlayer.objects.filter(result_id__in=ids)
-        .exclude(user=player)
-        .values_list("result_id", "user__username", "team")
-    )
-    by_system: dict[str, Tally] = {}
-    by_scenario: dict[str, Tally] = {}
-    by_opponent: dict[str, Tally] = {}
-    team_of = dict(mine)
-    opponents: dict[int, list[str]] = defaultdict(list)
-    partners: dict[int, list[str]] = defaultdict(list)
-    for rid, name, team in others:
-        (partners if team == team_of[rid] else opponents)[rid].append(name)
-    rows = []
-    for rid, team in mine:
-        r = results[rid]
-        score = 0.5 if r["outcome"] == "draw" else (1.0 if r["outcome"] == team else 0.0)
-        system = r["league__system"]
-        by_system.setdefault(system, Tally(system)).add(score)
-        scen = r["scenario"] or "—"
-        by_scenario.setdefault(scen, Tally(scen)).add(score)
-        for name in opponents[rid]:
-            by_opponent.setdefault(name, Tally(name)).add(score)
-        rows.append(
-            {
-                **r,
-                "score": score,
-                "side": r["side_a"] if team == "a" else r["side_b"],
-                "opponents": opponents[rid],
-                "partners": partners[rid],
-            }
-        )
-    rows.sort(key=lambda r: (r["played_on"], r["id"]), reverse=True)
-    history = list(
-        RatingSnapshot.objects.filter(user=player)
-        .order_by("system", "method", "league_id", "seq")
-        .values_list("system", "method", "league_id", "league__name", "value", "played_on")
-    )
-    charts = {}
-    series: dict[tuple[str, str], dict[str, list]] = defaultdict(lambda: defaultdict(list))
-    for system, method, _lid, lname, value, _day in history:
-        pts = series[(system, method)][lname]
-        pts.append((len(pts), round(value, 1)))
-    for (system, method), by_league in series.items():
-        charts[(system, method)] = line_chart(
-            [Series(name, pts) for name, pts in by_league.items()],
-            title=f"{system} {method}",
-        )
+def player_profile(player, *, cursor: str | None = None) -> dict[str, Any]:
+    """Record by system, scenario and opponent (counted in the database), rating charts
+    (sampled), a window of results latest first, current ratings (6 queries)."""
     current = list(
         Rating.objects.filter(user=player)
         .select_related("league")
         .order_by("system", "method", "league_id")
     )
     return {
-        "by_system": sorted(by_system.values(), key=lambda t: t.label),
-        "by_scenario": sorted(by_scenario.values(), key=lambda t: (-t.played, t.label)),
-        "by_opponent": sorted(by_opponent.values(), key=lambda t: (-t.played, t.label)),
-        "results": rows[:100],
-        "charts": [
-            {"system": s, "method": m, "svg": svg} for (s, m), svg in sorted(charts.items())
-        ],
+        **player_tallies(player, Tally),
+        "results": player_results(player, cursor=cursor),
+        "charts": rating_charts(player),
         "ratings": current,
     }
 
@@ -413,43 +342,6 @@ def public_decisions(campaign: Campaign) -> QuerySet[Decision]:
     return Decision.objects.filter(campaign=campaign).filter(
         Q(sealed=False) | Q(revealed_at__isnull=False)
     )
-
-
-def battle_timeline(battle: Battle) -> dict[str, Any]:
-    """The battle's public log with VP and casualties over the log (2 queries)."""
-    entries = list(public_log(battle.campaign).filter(battle=battle))
-    vp, casualties = [(0, 0)], [(0, 0)]
-    vp_total = cas_total = 0
-    for i, entry in enumerate(entries, start=1):
-        data = entry.data or {}
-        delta = data.get("vp_delta")
-        if isinstance(delta, int | float) and not isinstance(delta, bool):
-            vp_total += delta
-            vp.append((i, vp_total))
-        if data.get("category") == "casualty":
-            cas_total += 1
-            casualties.append((i, cas_total))
-    return {
-        "entries": entries,
-        "vp_total": vp_total,
-        "casualties_total": cas_total,
-        "vp_svg": line_chart([Series("VP", vp)], title="VP", step=True),
-        "casualties_svg": line_chart(
-            [Series("Casualties", casualties)], title="Casualties", step=True
-        ),
-    }
-
-
-def campaign_history(campaign: Campaign) -> dict[str, Any]:
-    """Battles in order with the position path, and the public log (3 queries)."""
-    battles = list(
-        Battle.objects.filter(campaign=campaign).select_related("winner").order_by("number")
-    )
-    path = [b.position for b in battles if b.position]
-    current = (campaign.state or {}).get("position")
-    if current and (not path or path[-1] != current):
-        path.append(current)
-    return {"battles": battles, "path": path, "log": list(public_log(campaign))}
 
 
 def balance_rows(rows: list[BalanceRow]) -> list[dict[str, Any]]:

@@ -12,7 +12,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,8 +25,6 @@ from campaigns.models import (
     League,
     LeagueParticipant,
     LogEntry,
-    Rating,
-    RatingSnapshot,
     Result,
     ResultCorrection,
     ResultPlayer,
@@ -36,18 +33,19 @@ from campaigns.models import (
 from campaigns.models.leagues import DEFAULT_K_BANDS, DEFAULT_TIEBREAKS
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_organiser
 from campaigns.services._base import (
-    advisory_lock,
     append_log,
     lock_campaign,
     lock_league,
     lock_result,
     retry_on_conflict,
 )
+from campaigns.services.analyze import analyze_later
 from campaigns.services.enqueue import recompute_ratings_later
+from campaigns.services.ratings import elo_config, league_ratings_update, ratings_mark_dirty
+from campaigns.services.standings import result_games, standings_apply
 from rules.cc.tournament import WinType
 from rules.errors import RuleError
-from rules.ratings import METRICS, EloConfig, elo_run, openskill_run
-from rules.ratings.elo import Period
+from rules.ratings import METRICS, EloConfig
 
 DETAIL_INTS = ("time_space", "vp_a", "vp_b", "casualties_a", "casualties_b")
 CSV_COLUMNS = [
@@ -75,8 +73,10 @@ def _forbid(actor, league: League) -> None:
         raise ValidationError(_("Only the club's organisers may do this."), code="forbidden")
 
 
-def _schedule_recompute(league_id: int) -> None:
-    League.objects.filter(pk=league_id).update(ratings_version=F("ratings_version") + 1)
+def _schedule_recompute(league_id: int, *points: tuple[dt.date, int]) -> None:
+    """Mark the ratings stale from the earliest (date, result id) changed (none: from the
+    start) and queue their update once the write commits."""
+    ratings_mark_dirty(league_id, *points)
     recompute_ratings_later(league_id)
 
 
@@ -103,7 +103,7 @@ def clean_tiebreaks(value: Any) -> list[str]:
 
 def clean_k_bands(value: Any) -> list[list[float]]:
     try:
-        bands = [[float(lo), float(k)] for lo, k in value]
+        bands = sorted([float(lo), float(k)] for lo, k in value)  # in any order
         EloConfig(k_bands=tuple((lo, k) for lo, k in bands))
     except (TypeError, ValueError, RuleError):
         raise ValidationError(
@@ -436,7 +436,8 @@ def result_enter(*, league: League, actor, **data: Any) -> Result:
         ResultCorrection.objects.create(
             result=result, action="enter", actor=actor, after=_snapshot(result)
         )
-        _schedule_recompute(league.pk)
+        standings_apply(league.pk, added=result_games([result]))
+        _schedule_recompute(league.pk, (result.played_on, result.pk))
     return result
 
 
@@ -539,7 +540,8 @@ def result_from_battle(
             battle=battle,
             data={"league": league.pk, "result": result.pk},
         )
-        _schedule_recompute(league.pk)
+        standings_apply(league.pk, added=result_games([result]))
+        _schedule_recompute(league.pk, (result.played_on, result.pk))
     return result
 
 
@@ -585,6 +587,7 @@ def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Res
     with transaction.atomic():
         result, campaign = _lock_result(result)
         before = _snapshot(result)
+        counted, day = result_games([result]), result.played_on
         data = {**before, **changes}
         users = _members(league, _usernames(data["team_a"]) + _usernames(data["team_b"]))
         clean = _clean_result(league, data, users)
@@ -595,7 +598,7 @@ def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Res
         after = _snapshot(result)
         if after == before:
             transaction.set_rollback(True)
-            raise ValidationError(_("Nothing was changed."))
+            raise ValidationError(_("Nothing was changed."), code="unchanged")
         ResultCorrection.objects.create(
             result=result, action="correct", actor=actor, reason=reason, before=before, after=after
         )
@@ -606,7 +609,8 @@ def result_correct(*, result: Result, actor, reason: str, **changes: Any) -> Res
             _("League result corrected: %(reason)s") % {"reason": reason},
             {"result": result.pk, "before": before, "after": after},
         )
-        _schedule_recompute(league.pk)
+        standings_apply(league.pk, removed=counted, added=result_games([result]))
+        _schedule_recompute(league.pk, (day, result.pk), (result.played_on, result.pk))
     return result
 
 
@@ -622,8 +626,10 @@ def _set_status(result: Result, actor, reason: str, status: str, action: str) ->
         if result.status == status:
             return result
         before = _snapshot(result)
+        counted = result_games([result])
         result.status = status
         result.save(update_fields=["status", "updated_at"])
+        standings_apply(league.pk, removed=counted, added=result_games([result]))
         ResultCorrection.objects.create(
             result=result,
             action=action,
@@ -638,7 +644,7 @@ def _set_status(result: Result, actor, reason: str, status: str, action: str) ->
             else _("League result restored: %(reason)s")
         )
         _log_campaign(result, campaign, actor, summary % {"reason": reason}, {"result": result.pk})
-        _schedule_recompute(league.pk)
+        _schedule_recompute(league.pk, (result.played_on, result.pk))
     return result
 
 
@@ -749,74 +755,20 @@ def results_import_csv(*, league: League, actor, text: str) -> list[Result]:
                 for r, c in zip(results, cleaned, strict=True)
             ]
         )
-        _schedule_recompute(league.pk)
+        standings_apply(league.pk, added=result_games(results))
+        _schedule_recompute(league.pk, *((r.played_on, r.pk) for r in results))
+        analyze_later(Result, ResultPlayer, ResultCorrection, LeagueParticipant)
     return results
 
 
 # --- Ratings ----------------------------------------------------------------------------------
 
 
-def elo_config(league: League) -> EloConfig:
-    return EloConfig(
-        initial=league.elo_initial,
-        k_bands=tuple((float(lo), float(k)) for lo, k in league.elo_k_bands or DEFAULT_K_BANDS),
-        period=Period(league.elo_period),
-    )
+def league_ratings_recompute(*, league_id: int, full: bool = True) -> dict[str, int]:
+    """Rebuild a league's ratings from its first result (`full`), or bring them up to date
+    from the earliest change since the last run (`full=False`, what the rating task does).
+    See `campaigns.services.ratings`."""
+    return league_ratings_update(league_id=league_id, full=full)
 
 
-@retry_on_conflict
-def league_ratings_recompute(*, league_id: int) -> dict[str, int]:
-    """Rebuild a league's Elo and OpenSkill ratings and their history from its results.
-
-    Idempotent: the same results give the same rows however often it runs. Two recomputes of
-    one league queue on an advisory lock; no row is locked, so results can be entered and
-    corrected meanwhile (each change queues another recompute).
-    """
-    from campaigns.selectors.leagues import league_games
-
-    with transaction.atomic():
-        advisory_lock("league-ratings", league_id)
-        league = League.objects.get(pk=league_id)
-        games = league_games(league)
-        runs = {
-            Rating.Method.ELO: elo_run(games, elo_config(league)),
-            Rating.Method.OPENSKILL: openskill_run(games),
-        }
-        RatingSnapshot.objects.filter(league=league).delete()
-        Rating.objects.filter(league=league).delete()
-        snapshots, ratings = [], []
-        for method, run in runs.items():
-            last: dict[int, RatingSnapshot] = {}
-            for seq, point in enumerate(run.history, start=1):
-                snap = RatingSnapshot(
-                    league=league,
-                    system=league.system,
-                    user_id=point.player,
-                    method=method,
-                    seq=seq,
-                    result_id=point.game_id,
-                    played_on=point.played_on,
-                    value=point.rating,
-                    delta=point.delta,
-                    mu=point.mu,
-                    sigma=point.sigma,
-                )
-                snapshots.append(snap)
-                last[point.player] = snap
-            ratings += [
-                Rating(
-                    league=league,
-                    system=league.system,
-                    user_id=player,
-                    method=method,
-                    value=value,
-                    mu=last[player].mu,
-                    sigma=last[player].sigma,
-                    games=run.games[player],
-                )
-                for player, value in run.ratings.items()
-            ]
-        RatingSnapshot.objects.bulk_create(snapshots, batch_size=5000)
-        Rating.objects.bulk_create(ratings, batch_size=5000)
-        League.objects.filter(pk=league.pk).update(ratings_computed_version=league.ratings_version)
-    return {"results": len(games), "snapshots": len(snapshots)}
+__all__ = ["elo_config", "league_ratings_recompute"]

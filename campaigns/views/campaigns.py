@@ -10,12 +10,11 @@ from campaigns.cc.engines import TEMPLATES
 from campaigns.forms import CampaignCreateForm, InviteForm
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.permissions import can_view_campaign
-from campaigns.selectors import campaign_log
+from campaigns.selectors.history import LOG_WINDOW, battles_window, log_window
 from campaigns.services import campaign_create, side_invite, side_join
 from campaigns.views.cc import dashboard_context
 from campaigns.views.common import form_errors, partial_request, visible_campaign
-
-LOG_PREVIEW = 30
+from campaigns.views.paging import cursor, more, window
 
 
 @login_required
@@ -37,7 +36,13 @@ def campaign_detail(request, pk: int):
     kind = request.GET.get("kind") or None
     if kind not in LogEntry.Kind.values:
         kind = None
-    log = campaign_log(campaign, viewer, kind=kind).reverse()[:LOG_PREVIEW]
+    wanted = more(request)
+    if wanted == "battles":
+        battles = window(battles_window, campaign, cursor=cursor(request, "battles_before"))
+        return render(request, "cc/_dashboard.html#battle-rows", {"battles": battles})
+    log = window(log_window, campaign, viewer, kind=kind, cursor=cursor(request), size=LOG_WINDOW)
+    if wanted == "log":
+        return render(request, "campaigns/detail.html#log-rows", {"log": log, "campaign": campaign})
     if partial_request(request):
         return render(request, "campaigns/detail.html#log", {"log": log, "campaign": campaign})
     context = {
@@ -48,7 +53,9 @@ def campaign_detail(request, pk: int):
         "kinds": LogEntry.Kind,
     }
     if campaign.template in TEMPLATES:
-        context.update(dashboard_context(campaign, viewer))
+        context.update(
+            dashboard_context(campaign, viewer, battles_cursor=cursor(request, "battles_before"))
+        )
     if viewer.can_manage:
         context["invite_form"] = InviteForm(campaign.sides.all())
     return render(request, "campaigns/detail.html", context)

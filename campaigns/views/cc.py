@@ -7,7 +7,6 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -27,8 +26,8 @@ from campaigns.idempotency import idempotent_form
 from campaigns.ids import as_id
 from campaigns.models import Battle, Campaign, Decision, LogEntry
 from campaigns.permissions import Viewer, viewer_context
-from campaigns.selectors import campaign_log
 from campaigns.selectors.cc import cc_dashboard
+from campaigns.selectors.history import HISTORY_WINDOW, log_window
 from campaigns.services.battles import (
     battle_event_record,
     battle_result_correct,
@@ -43,6 +42,7 @@ from campaigns.views.common import (
     partial_request,
     visible_campaign,
 )
+from campaigns.views.paging import cursor, more, window
 from rules.cc.campaign_tables import DIVISIONAL_RESERVE, FORCES
 
 
@@ -167,9 +167,11 @@ def _record(campaign: Campaign, number: int):
 def battle_detail(request, pk: int, number: int):
     campaign, viewer = _load(request, pk)
     battle = _battle(campaign, number)
-    log = campaign_log(campaign, viewer).filter(battle=battle)
+    log = window(log_window, campaign, viewer, battle=battle, cursor=cursor(request))
+    if more(request) == "log":
+        return render(request, "cc/battle.html#battle-log-rows", {"log": log, "battle": battle})
     if partial_request(request) and request.GET.get("partial") == "log":
-        return render(request, "cc/battle.html#battle-log", {"log": log})
+        return render(request, "cc/battle.html#battle-log", {"log": log, "battle": battle})
     tpl = template_for(campaign.template)
     sides = list(campaign.sides.all())
     return render(
@@ -212,8 +214,8 @@ def _play_action(request, pk: int, number: int):
 def _after_play(request, campaign: Campaign, battle: Battle, viewer=None):
     if partial_request(request):
         viewer = viewer or viewer_context(request.user, campaign)
-        log = campaign_log(campaign, viewer).filter(battle=battle)
-        return render(request, "cc/_play_response.html", {"log": log})
+        log = log_window(campaign, viewer, battle=battle)
+        return render(request, "cc/_play_response.html", {"log": log, "battle": battle})
     return redirect(battle)
 
 
@@ -294,29 +296,40 @@ def battle_correct_view(request, pk: int, number: int):
 
 
 def full_log(request, pk: int):
+    """The log this viewer may see, newest first, a window at a time, filtered by kind and
+    battle."""
     campaign, viewer = _load(request, pk, cc=False)
     kind = request.GET.get("kind") or None
     kind = kind if kind in LogEntry.Kind.values else None
     battle_no = request.GET.get("battle") or ""
-    entries = campaign_log(campaign, viewer, kind=kind)
-    if as_id(battle_no) is not None:
-        entries = entries.filter(battle__number=as_id(battle_no))
-    page = Paginator(entries.select_related("battle"), 100).get_page(request.GET.get("page"))
+    entries = window(
+        log_window,
+        campaign,
+        viewer,
+        kind=kind,
+        battle_number=as_id(battle_no),
+        cursor=cursor(request),
+        size=HISTORY_WINDOW,
+    )
     context = {
         "campaign": campaign,
-        "page": page,
+        "log": entries,
         "kind": kind,
         "kinds": LogEntry.Kind,
         "battle_no": battle_no,
-        "battles": campaign.battles.values_list("number", flat=True),
+        "battles": campaign.battles.order_by("number").values_list("number", flat=True),
         "show_battle": True,
     }
+    if more(request) == "log":
+        return render(request, "cc/log.html#entry-rows", context)
     template = "cc/log.html#entries" if partial_request(request) else "cc/log.html"
     return render(request, template, context)
 
 
-def dashboard_context(campaign: Campaign, viewer: Viewer) -> dict:
-    dash = cc_dashboard(campaign, viewer)
+def dashboard_context(
+    campaign: Campaign, viewer: Viewer, *, battles_cursor: str | None = None
+) -> dict:
+    dash = window(cc_dashboard, campaign, viewer, battles_cursor=battles_cursor)
     return {
         "dash": dash,
         "decision_forms": [

@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_POST
 from campaigns.forms_leagues import ClubForm, InviteForm
 from campaigns.models import Club, ClubInvite, GameSystem
 from campaigns.permissions import club_role
+from campaigns.selectors.history import club_battles_window
 from campaigns.selectors.leagues import club_battles, club_campaigns, club_get, leagues_for_club
 from campaigns.services import club_create
 from campaigns.services.club_admin import (
@@ -25,6 +25,7 @@ from campaigns.services.club_admin import (
     club_member_set_role,
 )
 from campaigns.views.common import form_errors, partial_request
+from campaigns.views.paging import cursor, more, window
 
 
 def _club(slug: str) -> Club:
@@ -153,10 +154,10 @@ def club_battle_search(request, slug: str):
         params["system"] = ""
     if params["finished"] not in ("yes", "no"):
         params["finished"] = ""
-    page = Paginator(club_battles(club, request.user, **params), 25).get_page(
-        request.GET.get("page")
-    )
-    context = {"club": club, "page": page, "params": params, "systems": GameSystem.choices}
+    battles = window(club_battles_window, club, request.user, cursor=cursor(request), **params)
+    context = {"club": club, "battles": battles, "params": params, "systems": GameSystem.choices}
+    if more(request) == "battles":
+        return render(request, "clubs/_battle_rows.html", context)
     template = (
         "clubs/battles.html#battle-list" if partial_request(request) else "clubs/battles.html"
     )

@@ -7,7 +7,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -30,6 +29,12 @@ from campaigns.idempotency import idempotent_form
 from campaigns.jsontext import JSONTextError, loads_checked
 from campaigns.models import Battle, Campaign, League, Rating, Result
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_member
+from campaigns.selectors.history import (
+    battles_window,
+    league_results_window,
+    player_results,
+    public_log_window,
+)
 from campaigns.selectors.leagues import (
     balance_rows,
     battle_timeline,
@@ -37,7 +42,6 @@ from campaigns.selectors.leagues import (
     league_balance,
     league_get,
     league_ratings,
-    league_results,
     league_standings,
     player_profile,
 )
@@ -55,6 +59,7 @@ from campaigns.services.leagues import (
 )
 from campaigns.views.clubs import _club
 from campaigns.views.common import form_errors, partial_request
+from campaigns.views.paging import cursor, more, window
 from rules.ratings.standings import METRICS
 
 IMPORT_MAX_BYTES = 20_000_000
@@ -148,7 +153,9 @@ def league_detail(request, pk: int):
     context = _standings_context(request, league)
     if partial_request(request) and request.GET.get("partial") == "standings":
         return render(request, "leagues/detail.html#standings", context)
-    results = Paginator(league_results(league), 25).get_page(request.GET.get("page"))
+    results = window(league_results_window, league, cursor=cursor(request))
+    if more(request) == "results":
+        return render(request, "leagues/detail.html#result-rows", {**context, "results": results})
     context.update(
         {
             "results": results,
@@ -406,9 +413,11 @@ def league_balance_view(request, pk: int):
 
 def player_profile_view(request, username: str):
     player = get_object_or_404(get_user_model(), username=username)
-    return render(
-        request, "leagues/profile.html", {"player": player, "profile": player_profile(player)}
-    )
+    if more(request) == "results":
+        results = window(player_results, player, cursor=cursor(request))
+        return render(request, "leagues/profile.html#result-rows", {"results": results})
+    profile = window(player_profile, player, cursor=cursor(request))
+    return render(request, "leagues/profile.html", {"player": player, "profile": profile})
 
 
 def _campaign(request, pk: int) -> Campaign:
@@ -420,11 +429,21 @@ def _campaign(request, pk: int) -> Campaign:
 
 def campaign_history_view(request, pk: int):
     campaign = _campaign(request, pk)
-    return render(
-        request,
-        "leagues/campaign_history.html",
-        {"campaign": campaign, **campaign_history(campaign)},
+    wanted = more(request)
+    if wanted == "log":
+        log = window(public_log_window, campaign, cursor=cursor(request))
+        return render(request, "leagues/campaign_history.html#log-rows", {"log": log})
+    if wanted == "battles":
+        battles = window(battles_window, campaign, cursor=cursor(request, "battles_before"))
+        context = {"campaign": campaign, "battles": battles}
+        return render(request, "leagues/campaign_history.html#battle-rows", context)
+    history = window(
+        campaign_history,
+        campaign,
+        cursor=cursor(request),
+        battles_cursor=cursor(request, "battles_before"),
     )
+    return render(request, "leagues/campaign_history.html", {"campaign": campaign, **history})
 
 
 def battle_history_view(request, pk: int, number: int):
@@ -432,10 +451,14 @@ def battle_history_view(request, pk: int, number: int):
     battle = get_object_or_404(
         Battle.objects.select_related("campaign", "winner"), campaign=campaign, number=number
     )
+    if more(request) == "log":
+        entries = window(public_log_window, campaign, battle=battle, cursor=cursor(request))
+        return render(request, "leagues/battle_history.html#entry-rows", {"entries": entries})
+    timeline = window(battle_timeline, battle, cursor=cursor(request))
     return render(
         request,
         "leagues/battle_history.html",
-        {"campaign": campaign, "battle": battle, **battle_timeline(battle)},
+        {"campaign": campaign, "battle": battle, **timeline},
     )
 
 

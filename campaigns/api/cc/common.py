@@ -14,8 +14,9 @@ from campaigns.cc.engines import TEMPLATES, CCTemplate, template_for
 from campaigns.cc.forms import option_help
 from campaigns.models import Battle, Campaign, Decision
 from campaigns.permissions import Viewer, viewer_context
-from campaigns.selectors import campaign_log, campaign_with_sides
+from campaigns.selectors import campaign_with_sides
 from campaigns.selectors.cc import cc_dashboard
+from campaigns.selectors.history import log_window
 from campaigns.services.cc_campaigns import DICE_MODES
 from rules.cc.campaign import Phase
 from rules.dice import Distribution
@@ -203,7 +204,7 @@ def dashboard_data(campaign: Campaign, viewer: Viewer) -> dict[str, Any]:
             for i, view in enumerate(dash.sides)
         ],
         "pools": [_pool(p) for p in dash.pools],
-        "battles": dash.battles,
+        "battles": list(dash.battles),
         "decisions": decisions,
         "answerable": [d.pk for d, can in dash.decisions if can],
         "can_advance": viewer.is_participant
@@ -300,7 +301,8 @@ def battle_data(campaign: Campaign, viewer: Viewer, battle: Battle) -> dict[str,
         "can_correct": viewer.can_manage and bool(battle.result),
         "result_fields": ["winner", *tpl.result_fields],
         "decisions": decisions,
-        "log": list(campaign_log(campaign, viewer).filter(battle=battle)),
+        # the latest window, in writing order; the whole log pages at log/?battle=<number>
+        "log": list(reversed(log_window(campaign, viewer, battle=battle).rows)),
     }
 
 

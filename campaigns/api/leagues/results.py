@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from campaigns.api.leagues.common import run
+from campaigns.api.errors import codes, run
 from campaigns.api.leagues.serializers import (
     CorrectionInputSerializer,
     FromBattleSerializer,
@@ -16,7 +17,9 @@ from campaigns.api.leagues.serializers import (
     ReasonSerializer,
     ResultInputSerializer,
     ResultSerializer,
+    TraceEntrySerializer,
 )
+from campaigns.api.pagination import ResultPagination
 from campaigns.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent_api
 from campaigns.models import (
     Result,
@@ -33,9 +36,11 @@ from campaigns.services.leagues import (
 
 
 class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """League results (filter ?league=<id>&status=active|void); organisers write."""
+    """League results (filter ?league=<id>&status=active|void), latest first, a page at a
+    time (follow `next`); organisers write."""
 
     serializer_class = ResultSerializer
+    pagination_class = ResultPagination
     # The `trace` action is a method of the viewset, so DRF would count the HTTP method TRACE
     # as served (it advertised it in `Allow`); TRACE is never served (campaigns/middleware.py).
     http_method_names = [m for m in viewsets.ReadOnlyModelViewSet.http_method_names if m != "trace"]
@@ -95,7 +100,12 @@ class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data = CorrectionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
-        run(result_correct, result=result, actor=request.user, **v)
+        try:
+            run(result_correct, result=result, actor=request.user, **v)
+        except DjangoValidationError as exc:
+            if codes(exc) != {"unchanged"}:
+                raise
+            # The result already says this (e.g. a retried correction): nothing to record.
         return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data)
 
     @extend_schema(request=ReasonSerializer, responses=ResultSerializer)
@@ -115,7 +125,8 @@ class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         run(service, result=result, actor=request.user, reason=data.validated_data["reason"])
         return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data)
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=TraceEntrySerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def trace(self, request, pk=None):
         result = self.get_object()
         return Response(

@@ -1,0 +1,380 @@
+"""Windows over the lists that grow with history: logs, battles, results, rating histories.
+
+Every list is read newest first, one window at a time, by a seek on an indexed order
+(campaigns/paging.py): never an OFFSET, never a COUNT over the history. The cursor of the
+next (older) window is sealed, so it shows neither the writing order of the log nor anything
+about the entries the viewer may not see. Charts draw from series aggregated in the database
+(a bounded number of buckets or sampled points), never from every row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import (
+    Count,
+    F,
+    FloatField,
+    Func,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    Window,
+)
+from django.db.models.functions import Mod, RowNumber
+
+from campaigns.models import Battle, Campaign, LogEntry, RatingSnapshot, Result, ResultPlayer
+from campaigns.paging import Window as Page
+from campaigns.paging import as_date, as_datetime, as_int, seek
+from campaigns.permissions import Viewer
+from campaigns.selectors.campaigns import campaign_log
+from rules.ratings.charts import Series, line_chart
+
+LOG_WINDOW = 30  # the campaign and battle pages, re-rendered after every play action
+HISTORY_WINDOW = 50  # the full log and the history pages
+BATTLES_WINDOW = 20
+RESULTS_WINDOW = 25
+TALLY_ROWS = 30  # scenarios and opponents shown in a profile's record
+CHART_POINTS = 60  # points per series of a chart
+
+
+# --- Logs -------------------------------------------------------------------------------------
+
+
+def _log_context(campaign: Campaign) -> str:
+    return f"log:{campaign.pk}"
+
+
+def log_window(
+    campaign: Campaign,
+    viewer: Viewer,
+    *,
+    kind: str | None = None,
+    battle: Battle | None = None,
+    battle_number: int | None = None,
+    cursor: str | None = None,
+    size: int = LOG_WINDOW,
+) -> Page:
+    """The newest ``size`` entries this viewer may see (another side's private entries are
+    left out, as in ``campaign_log``), before ``cursor``: one query."""
+    qs = campaign_log(campaign, viewer, kind=kind).select_related("battle")
+    if battle is not None:
+        qs = qs.filter(battle=battle)
+    if battle_number is not None:
+        qs = qs.filter(battle__number=battle_number)
+    return seek(
+        qs, ("seq",), cursor=cursor, context=_log_context(campaign), size=size, parse=[as_int]
+    )
+
+
+def public_log_window(
+    campaign: Campaign,
+    *,
+    battle: Battle | None = None,
+    cursor: str | None = None,
+    size: int = HISTORY_WINDOW,
+) -> Page:
+    """The newest public entries (never one private to a side) before ``cursor``."""
+    qs = LogEntry.objects.filter(campaign=campaign, private_to__isnull=True).select_related(
+        "actor", "battle"
+    )
+    if battle is not None:
+        qs = qs.filter(battle=battle)
+    return seek(
+        qs, ("seq",), cursor=cursor, context=_log_context(campaign), size=size, parse=[as_int]
+    )
+
+
+class JSONNumber(Func):
+    """``data[key]`` as a float when it is a JSON number, else NULL (a string, a boolean or
+    a null never breaks the sum)."""
+
+    output_field = FloatField()
+
+    def __init__(self, expression, key: str):
+        self.key = key
+        super().__init__(expression)
+
+    def as_sql(self, compiler, connection, **extra):  # SQLite
+        column, params = compiler.compile(self.source_expressions[0])
+        path = f"$.{self.key}"
+        sql = (
+            f"CASE WHEN json_type({column}, %s) IN ('integer', 'real') "
+            f"THEN json_extract({column}, %s) END"
+        )
+        return sql, (*params, path, *params, path)
+
+    def as_postgresql(self, compiler, connection, **extra):
+        column, params = compiler.compile(self.source_expressions[0])
+        sql = (
+            f"CASE WHEN jsonb_typeof({column} -> %s) = 'number' "
+            f"THEN ({column} ->> %s)::double precision END"
+        )
+        return sql, (*params, self.key, *params, self.key)
+
+
+def battle_series(battle: Battle, buckets: int = CHART_POINTS) -> dict[str, Any]:
+    """VP and casualties over a battle's public log, summed in at most ``buckets`` slices of
+    the public numbering (2 queries, whatever the log's length)."""
+    public = LogEntry.objects.filter(
+        campaign_id=battle.campaign_id, battle=battle, private_to__isnull=True
+    )
+    vp = JSONNumber("data", "vp_delta")
+    casualty = Q(data__category="casualty")
+    span = public.aggregate(
+        low=Min("number"),
+        high=Max("number"),
+        vp=Sum(vp),
+        casualties=Count("pk", filter=casualty),
+    )
+    vp_points, cas_points = [(0, 0)], [(0, 0)]
+    low, high = span["low"], span["high"]
+    if low is not None:
+        width = max(1, -(-(high - low + 1) // buckets))
+        rows = (
+            public.annotate(bucket=(F("number") - Value(low)) / Value(width))
+            .values("bucket")
+            .annotate(vp=Sum(vp), casualties=Count("pk", filter=casualty), last=Max("number"))
+            .order_by("bucket")
+        )
+        vp_total = cas_total = 0
+        for row in rows:
+            x = row["last"] - low + 1
+            if row["vp"] is not None:
+                vp_total += row["vp"]
+                vp_points.append((x, _number(vp_total)))
+            if row["casualties"]:
+                cas_total += row["casualties"]
+                cas_points.append((x, cas_total))
+    return {
+        "vp_total": _number(span["vp"] or 0),
+        "casualties_total": span["casualties"] or 0,
+        "vp_svg": line_chart([Series("VP", vp_points)], title="VP", step=True),
+        "casualties_svg": line_chart(
+            [Series("Casualties", cas_points)], title="Casualties", step=True
+        ),
+    }
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def battle_timeline(battle: Battle, *, cursor: str | None = None) -> dict[str, Any]:
+    """The battle's public log, newest first, a window at a time, with VP and casualties
+    charted from aggregates (3 queries)."""
+    return {
+        "entries": public_log_window(battle.campaign, battle=battle, cursor=cursor),
+        **battle_series(battle),
+    }
+
+
+# --- Battles ----------------------------------------------------------------------------------
+
+
+def battles_window(
+    campaign: Campaign, *, cursor: str | None = None, size: int = BATTLES_WINDOW
+) -> Page:
+    """The campaign's latest battles (by number, newest first) before ``cursor``: one query."""
+    qs = Battle.objects.filter(campaign=campaign).select_related("winner")
+    return seek(
+        qs,
+        ("number",),
+        cursor=cursor,
+        context=f"battles:{campaign.pk}",
+        size=size,
+        parse=[as_int],
+    )
+
+
+def campaign_history(
+    campaign: Campaign, *, cursor: str | None = None, battles_cursor: str | None = None
+) -> dict[str, Any]:
+    """The position path (one position per battle), a window of battles and a window of the
+    public log (3 queries)."""
+    positions = Battle.objects.filter(campaign=campaign).order_by("number")
+    path = [p for p in positions.values_list("position", flat=True) if p]
+    current = (campaign.state or {}).get("position")
+    if current and (not path or path[-1] != current):
+        path.append(current)
+    return {
+        "battles": battles_window(campaign, cursor=battles_cursor),
+        "path": path,
+        "log": public_log_window(campaign, cursor=cursor),
+    }
+
+
+# --- Results ----------------------------------------------------------------------------------
+
+
+def results_window(
+    qs: QuerySet[Result], *, context: str, cursor: str | None = None, size: int = RESULTS_WINDOW
+) -> Page:
+    """Results latest played first (ties: latest entered), before ``cursor``: one query
+    (plus the queryset's prefetches for the window's rows)."""
+    return seek(
+        qs,
+        ("played_on", "id"),
+        cursor=cursor,
+        context=context,
+        size=size,
+        parse=[as_date, as_int],
+    )
+
+
+def player_results(player, *, cursor: str | None = None, size: int = RESULTS_WINDOW) -> Page:
+    """A player's counting results, latest first, with side, score, partners and opponents
+    (2 queries)."""
+    mine = ResultPlayer.objects.filter(result=OuterRef("pk"), user=player).values("team")[:1]
+    qs = (
+        Result.objects.filter(status=Result.Status.ACTIVE, players__user=player)
+        .annotate(team=Subquery(mine))
+        .values(
+            "id",
+            "team",
+            "outcome",
+            "played_on",
+            "scenario",
+            "side_a",
+            "side_b",
+            "league_id",
+            "league__name",
+            "league__season",
+            "league__system",
+            "battle_id",
+            "battle__number",
+            "battle__campaign_id",
+        )
+    )
+    page = results_window(qs, context=f"player:{player.pk}", cursor=cursor, size=size)
+    ids = [r["id"] for r in page.rows]
+    others: dict[int, list[tuple[str, str]]] = {}
+    for rid, name, team in (
+        ResultPlayer.objects.filter(result_id__in=ids)
+        .exclude(user=player)
+        .order_by("team", "id")
+        .values_list("result_id", "user__username", "team")
+    ):
+        others.setdefault(rid, []).append((name, team))
+    for r in page.rows:
+        team = r["team"]
+        r["score"] = _score(r["outcome"], team)
+        r["side"] = r["side_a"] if team == "a" else r["side_b"]
+        r["opponents"] = [n for n, t in others.get(r["id"], []) if t != team]
+        r["partners"] = [n for n, t in others.get(r["id"], []) if t == team]
+    return page
+
+
+def _score(outcome: str, team: str) -> float:
+    return 0.5 if outcome == "draw" else (1.0 if outcome == team else 0.0)
+
+
+def player_tallies(player, tally) -> dict[str, list]:
+    """Record by system, by scenario and by opponent, counted in the database (2 queries);
+    the most played scenarios and opponents, at most ``TALLY_ROWS`` of each."""
+    seats = ResultPlayer.objects.filter(user=player, result__status=Result.Status.ACTIVE)
+    counts = {
+        "played": Count("pk"),
+        "wins": Count("pk", filter=Q(result__outcome=F("team"))),
+        "draws": Count("pk", filter=Q(result__outcome=Result.Outcome.DRAW)),
+    }
+    by_system: dict[str, Any] = {}
+    by_scenario: dict[str, Any] = {}
+    for row in seats.values("result__league__system", "result__scenario").annotate(**counts):
+        for key, into in (
+            (row["result__league__system"], by_system),
+            (row["result__scenario"] or "—", by_scenario),
+        ):
+            t = into.setdefault(key, tally(key))
+            t.played += row["played"]
+            t.wins += row["wins"]
+            t.draws += row["draws"]
+            t.losses += row["played"] - row["wins"] - row["draws"]
+    mine = ResultPlayer.objects.filter(result=OuterRef("result"), user=player).values("team")[:1]
+    opponents = (
+        ResultPlayer.objects.filter(
+            result__in=seats.values("result"), result__status=Result.Status.ACTIVE
+        )
+        .exclude(user=player)
+        .annotate(mine=Subquery(mine))
+        .exclude(team=F("mine"))
+        .values("user__username")
+        .annotate(
+            played=Count("pk"),
+            wins=Count("pk", filter=Q(result__outcome=F("mine"))),
+            draws=Count("pk", filter=Q(result__outcome=Result.Outcome.DRAW)),
+        )
+        .order_by("-played", "user__username")[:TALLY_ROWS]
+    )
+    by_opponent = []
+    for row in opponents:
+        t = tally(row["user__username"])
+        t.played, t.wins, t.draws = row["played"], row["wins"], row["draws"]
+        t.losses = t.played - t.wins - t.draws
+        by_opponent.append(t)
+    scenarios = sorted(by_scenario.values(), key=lambda t: (-t.played, t.label))
+    return {
+        "by_system": sorted(by_system.values(), key=lambda t: t.label),
+        "by_scenario": scenarios[:TALLY_ROWS],
+        "by_opponent": by_opponent,
+    }
+
+
+def rating_charts(player, *, points: int = CHART_POINTS) -> list[dict[str, Any]]:
+    """One chart per system and method, one line per league, each sampled to at most about
+    ``points`` snapshots (first, last and evenly spaced ones) in the database: one query."""
+    part = [F("system"), F("method"), F("league_id")]
+    sampled = (
+        RatingSnapshot.objects.filter(user=player)
+        .annotate(
+            rn=Window(RowNumber(), partition_by=part, order_by=F("seq").asc()),
+            total=Window(Count("pk"), partition_by=part),
+        )
+        .annotate(sample=Mod(F("rn"), (F("total") + Value(points - 1)) / Value(points)))
+        .filter(Q(rn=1) | Q(rn=F("total")) | Q(sample=0))
+        .order_by("system", "method", "league_id", "seq")
+        .values_list("system", "method", "league__name", "rn", "value")
+    )
+    series: dict[tuple[str, str], dict[str, list]] = {}
+    for system, method, league, rn, value in sampled:
+        series.setdefault((system, method), {}).setdefault(league, []).append(
+            (rn - 1, round(value, 1))
+        )
+    return [
+        {
+            "system": system,
+            "method": method,
+            "svg": line_chart(
+                [Series(name, pts) for name, pts in by_league.items()],
+                title=f"{system} {method}",
+            ),
+        }
+        for (system, method), by_league in sorted(series.items())
+    ]
+
+
+def league_results_window(league, *, cursor: str | None = None) -> Page:
+    """A league's results (void ones too, marked), latest played first, with their players
+    and trace: 3 queries."""
+    from campaigns.selectors.leagues import league_results
+
+    return results_window(league_results(league), context=f"league:{league.pk}", cursor=cursor)
+
+
+def club_battles_window(club, user, *, cursor: str | None = None, size: int = 25, **filters):
+    """The club's battles the user may see, filtered, latest first: one query."""
+    from campaigns.selectors.leagues import club_battles
+
+    return seek(
+        club_battles(club, user, **filters),
+        ("created_at", "id"),
+        cursor=cursor,
+        context=f"club:{club.pk}",
+        size=size,
+        parse=[as_datetime, as_int],
+    )
