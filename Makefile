@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 
-.PHONY: run test install install-dev lint format migrate demo messages worker beat bench conformance clean
+.PHONY: run test install install-dev lint format migrate demo messages worker beat bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -57,13 +57,12 @@ worker: install
 beat: install
 	$(BIN)/celery -A config beat --loglevel=INFO
 
+# Pages and ratings at 10x and 100x a real campaign's history, served by gunicorn on PostgreSQL
+# (bench/run.py; report in bench/last-report.md; BENCH_ARGS="--quick" to try it), then the
+# in-process league benchmark.
 bench: install-dev
+	$(PY) bench/run.py $(BENCH_ARGS)
 	$(BIN)/pytest tests/benchmarks -s -p no:cacheprovider -o addopts=""
-
-# Schemathesis over every API operation (signed in and out), reported, not yet part of
-# `make test`: it passes every check but one (see tests_wip/test_api_schemathesis.py).
-conformance: install-dev
-	$(BIN)/pytest tests_wip -p no:cacheprovider -o addopts=""
 
 clean:
 	rm -rf $(VENV) staticfiles test-results .pytest_cache .ruff_cache db.sqlite3

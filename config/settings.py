@@ -208,16 +208,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        "campaigns.api.filters.LedgerFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "campaigns.api.schema.LedgerAutoSchema",
     # JSON bodies: objects only, with size, depth and number limits (campaigns/api/parsers.py).
-    "DEFAULT_PARSER_CLASSES": [
-        "campaigns.api.parsers.CheckedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    "DEFAULT_PARSER_CLASSES": ["campaigns.api.parsers.CheckedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_METADATA_CLASS": "campaigns.api.metadata.LedgerMetadata",
     "EXCEPTION_HANDLER": "campaigns.api.errors.exception_handler",
 }
@@ -225,6 +222,19 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Campaign Ledger API",
     "DESCRIPTION": "Campaigns, rosters, battles and leagues for WWII tabletop wargames.",
     "VERSION": "1",
+    # 3.1: JSON Schema's `propertyNames` says which keys a free-form object takes.
+    "OAS_VERSION": "3.1.0",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "RosterSystemEnum": "campaigns.models.rosters.RosterSystem",
+        "GameSystemEnum": "campaigns.models.core.GameSystem",
+        "ClubRoleEnum": "campaigns.models.core.ClubMembership.Role",
+        "CreatorSeatEnum": "campaigns.api.cc.serializers.ROLES",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "campaigns.api.schema.input_limits_hook",
+    ],
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI assets come from drf-spectacular-sidecar: served by us, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

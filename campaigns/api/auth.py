@@ -8,7 +8,7 @@ campaigns.security.lockout_response); a token handed out counts as a sign-in
 from django.contrib.auth.signals import user_logged_in
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
@@ -24,6 +24,10 @@ class SignInLockedOutSerializer(serializers.Serializer):
     locked_until = serializers.DateTimeField(help_text=_("When the lockout ends."))
 
 
+class SignInRefusedSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text=_("Why the sign-in was refused, in words."))
+
+
 class ObtainAuthTokenView(ObtainAuthToken):
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "request": self.request._request}
@@ -36,6 +40,9 @@ class ObtainAuthTokenView(ObtainAuthToken):
         ),
         responses={
             200: AuthTokenAnswerSerializer,
+            401: OpenApiResponse(
+                SignInRefusedSerializer, description=_("Wrong username or password.")
+            ),
             429: OpenApiResponse(
                 SignInLockedOutSerializer, description=_("Too many failed sign-in attempts.")
             ),
@@ -43,7 +50,18 @@ class ObtainAuthTokenView(ObtainAuthToken):
     )
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        try:
+            serializer.is_valid(raise_exception=True)
+        except exceptions.ValidationError as error:
+            # Wrong credentials are an authentication failure (401), not a malformed request.
+            refused = error.get_codes().get("non_field_errors", [])
+            if "authorization" in refused:
+                return Response(
+                    {"detail": str(error.detail["non_field_errors"][0])},
+                    status=401,
+                    headers={"WWW-Authenticate": "Token"},
+                )
+            raise
         user = serializer.validated_data["user"]
         token, _created = Token.objects.get_or_create(user=user)
         user_logged_in.send(sender=user.__class__, request=request._request, user=user)

@@ -10,12 +10,16 @@ operation that documents a status itself keeps its own description. Strings and 
 the limits of the input layer (no control characters, numbers within MAX_JSON_NUMBER).
 """
 
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import build_array_type, build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+
+from campaigns.api.fields import DistinctListField
+from campaigns.jsontext import MAX_JSON_NUMBER
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -59,6 +63,12 @@ REFUSALS = {
         ProblemSerializer, description=_("You may not do this (or you are not signed in).")
     ),
     "404": OpenApiResponse(ProblemSerializer, description=_("Not found, or not visible to you.")),
+    "409": OpenApiResponse(
+        ProblemSerializer,
+        description=_(
+            "Refused by the object's current state (an archived roster, a name already taken)."
+        ),
+    ),
 }
 
 
@@ -88,25 +98,131 @@ def _anonymous_read_refused(view) -> bool:
 # campaigns/jsontext.py refuses numbers beyond MAX_JSON_NUMBER anywhere in a JSON body.
 TEXT_PATTERN = r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$"
 STRICT_PATTERN = r"^[^\u0000-\u001f\u007f]*$"
+# A text field that may not be blank refuses one of only spaces too (DRF strips it first).
+FILLED_PATTERN = (
+    r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*"
+    r"[^\s\u0000-\u001f\u007f]"
+    r"[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$"
+)
+
+
+def _kinds(schema: dict) -> set[str]:
+    kind = schema.get("type")
+    return set(kind) if isinstance(kind, list) else {kind}
 
 
 def constrain(schema: dict, pattern: str, numbers: bool = True) -> dict:
     """Add the input layer's limits to a string or number schema that states none tighter."""
-    from campaigns.jsontext import MAX_JSON_NUMBER
-
-    kind = schema.get("type")
-    if kind == "string" and not ({"pattern", "enum", "format"} & schema.keys()):
+    kinds = _kinds(schema)
+    if "string" in kinds and not ({"pattern", "enum", "format"} & schema.keys()):
         schema["pattern"] = pattern
-    elif kind in ("integer", "number") and numbers:
+    elif kinds & {"integer", "number"} and numbers:
         schema["maximum"] = min(schema.get("maximum", MAX_JSON_NUMBER), MAX_JSON_NUMBER)
         schema["minimum"] = max(schema.get("minimum", -MAX_JSON_NUMBER), -MAX_JSON_NUMBER)
     return schema
 
 
+# A value of a free-form JSON field in a request (campaign tables, result details, house
+# rules …): any JSON within the input layer's limits. The services check the real shape.
+JSON_VALUE = {
+    "description": "Any JSON value: strings without control characters, numbers within "
+    f"±{MAX_JSON_NUMBER:.0e}, object keys without control characters.",
+    "anyOf": [
+        {"type": "string", "pattern": TEXT_PATTERN},
+        {"type": "number", "minimum": -MAX_JSON_NUMBER, "maximum": MAX_JSON_NUMBER},
+        {"type": "boolean"},
+        {"type": "null"},
+        {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
+        {
+            "type": "object",
+            "propertyNames": {"type": "string", "pattern": STRICT_PATTERN},
+            "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+        },
+    ],
+}
+JSON_VALUE_REF = {"$ref": "#/components/schemas/JsonValue"}
+
+
+ANNOTATIONS = {"description", "title", "default", "example", "examples", "readOnly", "writeOnly"}
+
+
+def _is_free(schema) -> bool:
+    """A schema that takes any value (only annotations, no type or other constraint)."""
+    return isinstance(schema, dict) and not (schema.keys() - ANNOTATIONS)
+
+
+def _free_value(schema: dict) -> dict:
+    return {**schema, **JSON_VALUE_REF}
+
+
+def _keys_and_free_values(node, free: bool, seen: set, schemas: dict) -> None:
+    """Every object takes keys without control characters; in a request, a free-form value
+    (``{}``) is a ``JsonValue``. Follows references into request components once."""
+    if isinstance(node, list):
+        for item in node:
+            _keys_and_free_values(item, free, seen, schemas)
+        return
+    if not isinstance(node, dict):
+        return
+    if free and "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        if name not in seen:
+            seen.add(name)
+            _keys_and_free_values(schemas[name], free, seen, schemas)
+        return
+    if "object" in _kinds(node) or "properties" in node:
+        node.setdefault("propertyNames", {"type": "string", "pattern": STRICT_PATTERN})
+        if free and "properties" in node:
+            # Fields a body does not declare are ignored, within the input layer's limits.
+            node.setdefault("additionalProperties", dict(JSON_VALUE_REF))
+    for key, value in list(node.items()):
+        if free and key in ("additionalProperties", "items") and _is_free(value):
+            node[key] = _free_value(value)
+        elif free and key in ("oneOf", "anyOf") and any(_is_free(v) for v in value):
+            # Any JSON value or null: `anyOf`, since null is a JSON value too.
+            node.pop(key)
+            node["anyOf"] = [_free_value(v) if _is_free(v) else v for v in value]
+            _keys_and_free_values(node["anyOf"], free, seen, schemas)
+        elif key == "properties" and isinstance(value, dict):
+            for name, prop in value.items():
+                if free and _is_free(prop):
+                    value[name] = _free_value(prop)
+                else:
+                    _keys_and_free_values(prop, free, seen, schemas)
+        else:
+            _keys_and_free_values(value, free, seen, schemas)
+
+
+def input_limits_hook(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the input layer's limits on keys and free-form
+    request values (with COMPONENT_SPLIT_REQUEST, request components are their own)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["JsonValue"] = JSON_VALUE
+    seen = {"JsonValue"}
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                _keys_and_free_values(operation["requestBody"], True, seen, schemas)
+    for name, schema in schemas.items():
+        if name not in seen:
+            _keys_and_free_values(schema, False, seen, schemas)
+    return result
+
+
 class LedgerAutoSchema(AutoSchema):
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
-        return constrain(schema, TEXT_PATTERN)
+        if isinstance(field, DistinctListField):
+            schema["uniqueItems"] = True
+        if any(isinstance(v, RegexValidator) for v in field.validators):
+            return schema  # its own pattern (added by drf-spectacular after this)
+        filled = (
+            direction == "request"
+            and isinstance(field, serializers.CharField)
+            and not field.allow_blank
+            and field.trim_whitespace
+        )
+        return constrain(schema, FILLED_PATTERN if filled else TEXT_PATTERN)
 
     def _insert_field_validators(self, field, schema):
         super()._insert_field_validators(field, schema)
@@ -145,6 +261,8 @@ class LedgerAutoSchema(AutoSchema):
             # The object named in the path (or, for a write, in the body) may be missing or
             # hidden from the caller; a list answers 404 for a page past its end.
             wanted.append("404")
+        if self.method in WRITES:
+            wanted.append("409")
         for code in wanted:
             if code not in responses:
                 responses[code] = self._get_response_for_code(REFUSALS[code], code)

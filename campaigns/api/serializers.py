@@ -1,8 +1,11 @@
 from django.contrib.auth import get_user_model
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
+from campaigns.api.fields import DistinctListField
 from campaigns.cc.labels import option_labels
 from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side
 from campaigns.models import bounds as b
@@ -56,8 +59,11 @@ class CampaignSerializer(serializers.ModelSerializer):
 class CampaignCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
     system = serializers.ChoiceField(choices=GameSystem.choices)
-    side_names = serializers.ListField(
-        child=serializers.CharField(max_length=80), min_length=2, max_length=8
+    side_names = DistinctListField(
+        child=serializers.CharField(max_length=80),
+        min_length=2,
+        max_length=8,
+        help_text=_("Each side its own name (compared without case)."),
     )
     visibility = serializers.ChoiceField(
         choices=Campaign.Visibility.choices, default=Campaign.Visibility.PRIVATE
@@ -89,11 +95,23 @@ class LogEntrySerializer(serializers.ModelSerializer):
         ]
 
 
+# A club's address is made from its name: the name needs a letter or digit it can keep.
+CLUB_NAME = RegexValidator(
+    r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*[A-Za-z0-9]"
+    r"[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$",
+    _("Give the club a name with letters or digits."),
+    code="invalid",
+)
+
+
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "description", "created_at"]
         read_only_fields = ["slug", "created_at"]
+        extra_kwargs = {
+            "name": {"validators": [CLUB_NAME, UniqueValidator(queryset=Club.objects.all())]}
+        }
 
 
 class BattleSerializer(serializers.Serializer):

@@ -265,6 +265,17 @@ def m36_army_list(data: dict[str, Any]) -> m36_army.ArmyList:
 def m36_new(
     faction: str, role: str, quality: str, size: str | None, defender_points: int | None
 ) -> dict[str, Any]:
+    for field, kind, value in (
+        ("faction", Faction, faction),
+        ("role", m36_army.Role, role),
+        ("quality", Quality, quality),
+        ("size", m36_army.GameSize, size or m36_army.GameSize.PEQUENA),
+    ):
+        if value not in kind._value2member_map_:
+            raise BuilderError(
+                field,
+                _("Choose one of: %(options)s.") % {"options": ", ".join(k.value for k in kind)},
+            )
     try:
         army = m36_army.ArmyList(
             faction=Faction(faction),

@@ -112,7 +112,9 @@ def side_invite(*, campaign: Campaign, actor, username: str, side: Side) -> Side
     from campaigns.permissions import viewer_context
 
     if side.campaign_id != campaign.pk:
-        raise ValidationError({"side": _("Choose one of this campaign's sides.")})
+        raise ValidationError(
+            {"side": ValidationError(_("Choose one of this campaign's sides."), code="not_found")}
+        )
     if not viewer_context(actor, campaign).can_manage:
         raise ValidationError(_("Only the campaign's organiser or game master may invite."))
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()

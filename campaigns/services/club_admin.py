@@ -45,7 +45,13 @@ def club_invite_accept(*, token: str, user) -> ClubMembership:
             .first()
         )
         if invite is None or invite.revoked:
-            raise ValidationError({"token": _("This invitation does not exist or was withdrawn.")})
+            raise ValidationError(
+                {
+                    "token": ValidationError(
+                        _("This invitation does not exist or was withdrawn."), code="not_found"
+                    )
+                }
+            )
         if invite.accepted_at is not None:
             if invite.accepted_by_id == user.pk:
                 return ClubMembership.objects.get(club=invite.club, user=user)

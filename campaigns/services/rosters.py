@@ -184,7 +184,13 @@ def _editable(roster: Roster, actor) -> None:
     if roster.owner_id != getattr(actor, "pk", None):
         raise ValidationError({"roster": [_("Only the roster's owner may change it.")]})
     if roster.archived_at is not None:
-        raise ValidationError({"roster": [_("This roster is archived; restore it first.")]})
+        raise ValidationError(
+            {
+                "roster": ValidationError(
+                    _("This roster is archived; restore it first."), code="conflict"
+                )
+            }
+        )
 
 
 def roster_update(*, roster: Roster, actor, name: str, campaign: Campaign | None) -> Roster:

@@ -124,7 +124,6 @@ def test_create_a_campaign_from_a_template(user):
         ({"template": "kursk"}, "template"),
         ({"role": "7"}, "role"),
         ({"role": ["gm"]}, "role"),
-        ({"opt_charge_fill_ins": True}, "opt_charge_fill_ins"),  # a Stalingrad option
         ({"opt_refund_cancelled_armor_vp": "perhaps"}, "opt_refund_cancelled_armor_vp"),
         ({"dice_mode": "psychic"}, "dice_mode"),
         ({"name": ""}, "name"),
@@ -134,6 +133,13 @@ def test_create_refusals_name_the_field(user, change, field):
     response = client_for(user).post(f"{API}/campaigns/cc/", {**NEW, **change}, format="json")
     assert response.status_code == 400 and field in response.json()
     assert not Campaign.objects.exists()
+
+
+def test_another_templates_option_is_ignored_like_any_unknown_field(user):
+    body = {**NEW, "opt_charge_fill_ins": True}  # a Stalingrad option
+    response = client_for(user).post(f"{API}/campaigns/cc/", body, format="json")
+    assert response.status_code == 201
+    assert "charge_fill_ins" not in Campaign.objects.get().options["engine"]
 
 
 def test_create_refuses_malformed_bodies_and_strangers(user):
@@ -216,7 +222,7 @@ def test_seat_refusals(public_kurgan, kurgan, user, other_user, stranger):
     wrong = api.post(
         url(public_kurgan, "seats/"), {"side": elsewhere, "username": "bob"}, format="json"
     )
-    assert wrong.status_code == 400 and "side" in wrong.json()
+    assert wrong.status_code == 404 and "sides" in wrong.json()["detail"]  # not this campaign's
     junk = api.post(url(public_kurgan, "seats/"), {"side": "x"}, format="json")
     assert junk.status_code == 400 and {"side", "username"} <= set(junk.json())
     body = {"side": soviets.pk, "username": "zed"}

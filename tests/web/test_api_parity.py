@@ -208,7 +208,7 @@ def test_roster_archive_and_restore(api, roster, user, make_user):
     response = api.post(url, {}, format="json")
     assert response.status_code == 200 and response.json()["archived_at"]
     edit = api.post(f"/api/v1/rosters/{roster.pk}/settings/", {"name": "Y"}, format="json")
-    assert edit.status_code == 400 and "archived" in problem_text(edit)
+    assert edit.status_code == 409 and "archived" in problem_text(edit)  # its state forbids
     restored = api.post(url, {"archived": False}, format="json")
     assert restored.status_code == 200 and restored.json()["archived_at"] is None
     bad = api.post(url, {"archived": "perhaps"}, format="json")

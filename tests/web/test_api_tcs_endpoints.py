@@ -291,7 +291,9 @@ def test_formations_units_and_csv(op, alice, bob):
     refused(alice.post(f"{url}/oob-csv/", {"csv": "a,b\n1,2\n"}, **J), 400, "csv")
     csv = "type,id,name,formation,category,steps,morale,battalion,track\nunit,P/1,,,infantry,2,,,\n"
     upload = SimpleUploadedFile("p.csv", csv.encode(), content_type="text/csv")
-    assert alice.post(f"{url}/oob-csv/", {"csv_file": upload}).status_code == 201
+    assert (
+        alice.post(f"{url}/oob-csv/", {"csv_file": upload}, format="multipart").status_code == 201
+    )
     refused(bob.post(f"{url}/oob-csv/", {"csv": GERMAN_CSV}, **J), 404)
     assert TcsUnit.objects.filter(code="P/1", side=germans).exists()
     assert not TcsFormation.objects.filter(code="Y").exists()
@@ -323,6 +325,7 @@ def test_draw_a_sheet_with_a_graphic_and_its_refusals(op, alice, bob, carol):
     done = alice.post(
         f"{API}/op-sheets/",
         {"side": germans.pk, "code": "G", "m_1-123/1": "attack", "graphic": png},
+        format="multipart",
     )
     assert done.status_code == 201 and done.json()["sheet"]["has_graphic"]
     sheet_id = done.json()["sheet"]["id"]
@@ -335,7 +338,9 @@ def test_draw_a_sheet_with_a_graphic_and_its_refusals(op, alice, bob, carol):
     refused(alice.post(f"{API}/op-sheets/", {"code": "x"}, **J), 400, "side")
     exe = SimpleUploadedFile("m.exe", b"MZ\0\0", content_type="application/octet-stream")
     bad = alice.post(
-        f"{API}/op-sheets/", {"side": germans.pk, "code": "H", "m_1-123/2": "move", "graphic": exe}
+        f"{API}/op-sheets/",
+        {"side": germans.pk, "code": "H", "m_1-123/2": "move", "graphic": exe},
+        format="multipart",
     )
     refused(bad, 400, "graphic")
     refused(
@@ -756,8 +761,8 @@ def test_every_write_refuses_garbage_with_a_message_never_a_500(playing, user, a
     ]
     for client, method, path in writes:
         response = getattr(client, method)(f"{API}{path}", garbage, **J)
-        if garbage == {} and response.status_code == 200:
-            continue  # a step that needs nothing (weighted turns, no reading changed)
+        if response.status_code == 200 and (garbage == {} or method == "patch"):
+            continue  # needs nothing (weighted turns), or a correction naming no field of it
         assert response.status_code in (400, 404), (path, response.status_code, response.content)
         messages(response)
     assert OpSheetRecord.objects.filter(campaign=op).count() == 2

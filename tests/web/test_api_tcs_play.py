@@ -121,7 +121,14 @@ def test_an_operation_played_through_the_api(table):
     t.ok(a, "patch", f"/sides/{germans}/", {"rating": 3, "prep_table": SEED_CELLS}, **J)
     t.ok(a, "post", f"/sides/{germans}/oob-csv/", {"csv": GERMAN_CSV}, status=201, **J)
     upload = SimpleUploadedFile("oob.csv", AMERICAN_CSV.encode(), content_type="text/csv")
-    t.ok(b, "post", f"/sides/{americans}/oob-csv/", {"csv_file": upload}, status=201)
+    t.ok(
+        b,
+        "post",
+        f"/sides/{americans}/oob-csv/",
+        {"csv_file": upload},
+        status=201,
+        format="multipart",
+    )
     pio = t.ok(
         a,
         "post",
@@ -161,6 +168,7 @@ def test_an_operation_played_through_the_api(table):
             "m_1-123/3": "hasty_defense",
         },
         status=201,
+        format="multipart",
     )["sheet"]
     a1 = t.ok(
         b,

@@ -449,6 +449,8 @@ def _properties(schema: dict, components: dict) -> dict[str, tuple[str, object]]
         if field.get("readOnly"):
             continue
         kind = field.get("type") or "string"
+        if isinstance(kind, list):  # OpenAPI 3.1: ["string", "null"]
+            kind = next((k for k in kind if k != "null"), "string")
         fields[name] = (kind, _plausible(field, kind))
     return fields
 

@@ -105,7 +105,7 @@ def test_league_creation_needs_an_organiser_and_valid_settings(client, club, mem
     client.force_login(members["ann"])
     assert client.post(url, data).status_code == 404
     client.force_login(organiser)
-    bad = client.post(url, {**data, "tiebreaks": "points, luck", "elo_k_bands": "2000:20, 0:40"})
+    bad = client.post(url, {**data, "tiebreaks": "points, luck", "elo_k_bands": "2000:20, 2000:40"})
     assert bad.status_code == 200 and "Unknown criterion: luck." in bad.text
     assert "ascending pairs" in bad.text and not club.leagues.exists()
     assert client.post(url, data).status_code == 302

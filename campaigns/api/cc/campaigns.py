@@ -9,7 +9,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.exceptions import ValidationError as BadRequest
 from rest_framework.response import Response
 
 from campaigns.api.errors import run
@@ -121,12 +120,13 @@ class CCCampaignActions:
             raise NotFound(_("This campaign has no user tables."))
         if request.method != "GET":
             require_manager(viewer, _("Only the campaign's organiser may edit its tables."))
-            body = TablesRequestSerializer(data=request.data)
+            body = TablesRequestSerializer(data=request.data, partial=request.method == "PATCH")
             body.is_valid(raise_exception=True)
-            tables = body.validated_data["tables"]
-            if request.method == "PATCH":
+            tables = body.validated_data.get("tables")
+            if request.method == "PATCH" and tables is not None:
                 tables = {**campaign.tables, **tables}
-            campaign = cc_tables_update(campaign=campaign, actor=request.user, data=tables)
+            if tables is not None:  # a PATCH naming no table changes nothing
+                campaign = cc_tables_update(campaign=campaign, actor=request.user, data=tables)
         return Response(TablesSerializer(tables_data(campaign)).data)
 
     @extend_schema(
@@ -206,5 +206,5 @@ class CCCampaignActions:
 def _side(campaign, side_id: int):
     side = next((s for s in campaign.sides.all() if s.pk == side_id), None)
     if side is None:
-        raise BadRequest({"side": [_("Choose one of this campaign's sides.")]})
+        raise NotFound(_("Choose one of this campaign's sides."))
     return side

@@ -52,7 +52,9 @@ def option_fields() -> dict[str, serializers.Field]:
                 )
             else:
                 continue
-            field.help_text = _("An option of the %(template)s template.") % {"template": tpl.key}
+            field.help_text = _(
+                "An option of the %(template)s template (ignored for the other templates)."
+            ) % {"template": tpl.key}
             found.setdefault(f"opt_{f.name}", field)
     return found
 
@@ -98,12 +100,16 @@ class CCTemplateSerializer(serializers.Serializer):
 # --- creating a campaign ----------------------------------------------------------------------
 
 
+# The creator's seat: a side by its position in the template, the game master, or none.
+ROLES = [str(i) for i in range(max(len(t.sides) for t in TEMPLATES.values()))] + ["gm", "none"]
+
+
 class CCCampaignCreateSerializer(serializers.Serializer):
     """The new-campaign form: options left out keep the template's default."""
 
     template = serializers.ChoiceField(choices=list(TEMPLATES))
     name = serializers.CharField(max_length=160)
-    role = serializers.CharField(max_length=8, help_text=ROLE_HELP)
+    role = serializers.ChoiceField(choices=ROLES, help_text=ROLE_HELP)
     visibility = serializers.ChoiceField(choices=Campaign.Visibility.choices)
     dice_mode = serializers.ChoiceField(choices=list(DICE_MODES))
     description = serializers.CharField(
@@ -117,21 +123,13 @@ class CCCampaignCreateSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         tpl = TEMPLATES[attrs["template"]]
-        own = {f"opt_{f.name}" for f in dataclasses.fields(tpl.options_cls)}
-        errors = {}
-        for key in self.initial_data if isinstance(self.initial_data, dict) else ():
-            if key.startswith("opt_") and key not in own:
-                errors[key] = [
-                    _("Not an option of the %(template)s template.") % {"template": tpl.key}
-                ]
         roles = [str(i) for i in range(len(tpl.sides))] + ["gm", "none"]
         if attrs["role"] not in roles:
-            errors["role"] = [
-                _("Choose one of: %(roles)s.") % {"roles": ", ".join(roles)},
-            ]
-        if errors:
-            raise serializers.ValidationError(errors)
-        return attrs
+            raise serializers.ValidationError(
+                {"role": [_("Choose one of: %(roles)s.") % {"roles": ", ".join(roles)}]}
+            )
+        own = {f"opt_{f.name}" for f in dataclasses.fields(tpl.options_cls)}
+        return {k: v for k, v in attrs.items() if not k.startswith("opt_") or k in own}
 
     def service_kwargs(self) -> dict:
         data = self.validated_data
@@ -271,7 +269,10 @@ class DashboardSerializer(serializers.Serializer):
     tables_note = serializers.CharField()
     sides = DashboardSideSerializer(many=True)
     pools = PoolSerializer(many=True)
-    battles = BattleBriefSerializer(many=True)
+    battles = BattleBriefSerializer(
+        many=True,
+        help_text=_("The latest battles (at most 20), newest first; all of them at battles/."),
+    )
     decisions = DecisionSerializer(many=True, help_text=_("The open decisions."))
     answerable = serializers.ListField(
         child=serializers.IntegerField(), help_text=_("Ids of the open decisions you may answer.")
@@ -321,7 +322,13 @@ class BattleDetailSerializer(serializers.Serializer):
     can_correct = serializers.BooleanField()
     result_fields = serializers.ListField(child=serializers.CharField())
     decisions = DecisionSerializer(many=True)
-    log = LogEntrySerializer(many=True)
+    log = LogEntrySerializer(
+        many=True,
+        help_text=_(
+            "The battle's latest entries (at most 30) in writing order; the whole battle log "
+            "pages at GET /api/v1/campaigns/{id}/log/?battle={number}."
+        ),
+    )
 
 
 class EventRequestSerializer(serializers.Serializer):

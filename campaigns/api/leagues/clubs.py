@@ -87,9 +87,11 @@ class ClubMemberViewSet(mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=RoleSerializer, responses=MembershipSerializer)
     def partial_update(self, request, *args, **kwargs):
         membership = self.get_object()
-        data = RoleSerializer(data=request.data)
+        data = RoleSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        role = data.validated_data["role"]
+        role = data.validated_data.get("role")
+        if role is None:  # nothing to change
+            return Response(MembershipSerializer(membership).data)
         membership = run(
             club_member_set_role,
             club=membership.club,

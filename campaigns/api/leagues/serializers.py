@@ -4,8 +4,10 @@ names)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaigns.api.fields import DistinctListField
 from campaigns.forms_leagues import WIN_TYPES, ResultForm
 from campaigns.models import (
     Battle,
@@ -45,19 +47,43 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = ["joined_at"]
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": b.K_BANDS_MAX,
+        "uniqueItems": True,
+        "items": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "prefixItems": [
+                {"type": "number", "minimum": b.ELO_RATING[0], "maximum": b.ELO_RATING[1]},
+                {"type": "number", "exclusiveMinimum": 0, "maximum": b.K_FACTOR[1]},
+            ],
+        },
+    }
+)
+class KBandsField(DistinctListField):
+    """Elo K bands: each a [lowest rating, K] pair within the league bounds."""
+
+
 class LeagueSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(METRICS)),
         required=False,
+        min_length=1,
         max_length=len(METRICS),
     )
-    elo_k_bands = serializers.ListField(
+    elo_k_bands = KBandsField(
         child=serializers.ListField(
             child=serializers.FloatField(validators=[b.finite]), min_length=2, max_length=2
         ),
         required=False,
+        min_length=1,
         max_length=b.K_BANDS_MAX,
+        help_text=_("[lowest rating, K] pairs, one lowest rating each (in any order)."),
     )
 
     class Meta:
@@ -197,3 +223,61 @@ class ParticipantsSerializer(serializers.Serializer):
     participants = serializers.ListField(
         child=serializers.CharField(), help_text=_("Usernames of the league's participants.")
     )
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    tied = serializers.BooleanField()
+    player = serializers.CharField(allow_null=True)
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    points = serializers.FloatField()
+    values = serializers.DictField(
+        child=serializers.FloatField(allow_null=True), help_text=_("Each criterion's value.")
+    )
+    elo = serializers.FloatField(allow_null=True)
+    handicapped = serializers.BooleanField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    criteria = serializers.ListField(child=serializers.CharField())
+    rows = StandingsRowSerializer(many=True)
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
+class RatingRowSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    value = serializers.FloatField()
+    mu = serializers.FloatField(allow_null=True)
+    sigma = serializers.FloatField(allow_null=True)
+    games = serializers.IntegerField()
+
+
+class RatingsSerializer(serializers.Serializer):
+    method = serializers.CharField()
+    up_to_date = serializers.BooleanField()
+    ratings = RatingRowSerializer(many=True)
+
+
+class BalanceRowSerializer(serializers.Serializer):
+    scenario = serializers.CharField()
+    side = serializers.CharField()
+    plays = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    win_pct = serializers.FloatField(allow_null=True)
+    wilson_low = serializers.FloatField(allow_null=True)
+    wilson_high = serializers.FloatField(allow_null=True)
+    few_plays = serializers.BooleanField()
+
+
+class TraceEntrySerializer(serializers.Serializer):
+    action = serializers.CharField()
+    actor = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    before = serializers.JSONField()
+    after = serializers.JSONField()
+    created_at = serializers.DateTimeField()

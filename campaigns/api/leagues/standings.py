@@ -12,9 +12,12 @@ from rest_framework.response import Response
 
 from campaigns.api.leagues.common import run
 from campaigns.api.leagues.serializers import (
+    BalanceRowSerializer,
     EnrolSerializer,
     LeagueSerializer,
     ParticipantsSerializer,
+    RatingsSerializer,
+    StandingsSerializer,
 )
 from campaigns.exports import results_csv, standings_csv
 from campaigns.models import (
@@ -80,7 +83,10 @@ class LeagueViewSet(
             )
         return keys
 
-    @extend_schema(parameters=[OpenApiParameter("tb", str, description="tie-break order preview")])
+    @extend_schema(
+        parameters=[OpenApiParameter("tb", str, description="tie-break order preview")],
+        responses=StandingsSerializer,
+    )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
         league = self.get_object()
@@ -109,7 +115,10 @@ class LeagueViewSet(
             }
         )
 
-    @extend_schema(parameters=[OpenApiParameter("method", str, enum=["elo", "openskill"])])
+    @extend_schema(
+        parameters=[OpenApiParameter("method", str, enum=["elo", "openskill"])],
+        responses=RatingsSerializer,
+    )
     @action(detail=True, methods=["get"])
     def ratings(self, request, pk=None):
         league = self.get_object()
@@ -133,7 +142,8 @@ class LeagueViewSet(
             }
         )
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=BalanceRowSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def balance(self, request, pk=None):
         league = self.get_object()
         return Response(

@@ -44,7 +44,7 @@ class RosterSerializer(serializers.ModelSerializer):
 
 
 class RosterCreateSerializer(serializers.Serializer):
-    system = serializers.CharField(help_text=" or ".join(RosterSystem.values))
+    system = serializers.ChoiceField(choices=RosterSystem.choices)
     name = serializers.CharField(max_length=120)
     campaign = serializers.PrimaryKeyRelatedField(
         queryset=Campaign.objects.all(), required=False, allow_null=True

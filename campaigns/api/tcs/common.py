@@ -109,28 +109,39 @@ def body(
         return data
     if not isinstance(data, dict):
         raise ValidationError({"detail": [_("Send a JSON object of the form's fields.")]})
-    out: dict = {}
-    wrong: dict[str, list[str]] = {}
+    out = FormBody()
     for key, value in data.items():
         if key in objects:
             continue
         if key in lists:
             out[key] = [str(v) for v in value] if isinstance(value, list) else [value]
         elif isinstance(value, list | dict):
-            wrong[key] = [_("Give a single value, not a list or an object.")]
+            out.not_scalar.add(key)
         elif isinstance(value, bool):
             out[key] = "true" if value else ""
         else:
             out[key] = value
-    if wrong:
-        raise ValidationError(wrong)
     if dice:
         out.setdefault("dice", "server")
     return out
 
 
+class FormBody(dict):
+    """A JSON body's single values for a page form; `not_scalar` names the keys that held a
+    list or an object (refused by `checked` if the form has such a field, else ignored like
+    any field the form does not declare)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.not_scalar: set[str] = set()
+
+
 def checked(form) -> dict:
     """The form's cleaned data, or a 400 naming each refused field (`detail`: the rest)."""
+    wrong = sorted(getattr(form.data, "not_scalar", set()) & set(form.fields))
+    if wrong:
+        message = _("Give a single value, not a list or an object.")
+        raise ValidationError({key: [message] for key in wrong})
     if not form.is_valid():
         raise ValidationError(problems(form.errors))
     return form.cleaned_data

@@ -17,13 +17,19 @@ DICE = serializers.ChoiceField(
 MISSIONS = ["attack", "hasty_defense", "prepared_defense", "move"]
 
 
+# A time of day as the operation form takes it: 0000 to 2359, with or without a colon.
+CLOCK_PATTERN = r"^ *([01][0-9]|2[0-3]):?[0-5][0-9] *$"
+
+
 class TcsOperationCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
     side_a = serializers.CharField(max_length=80)
     rating_a = serializers.IntegerField(min_value=0, max_value=12)
     side_b = serializers.CharField(max_length=80)
     rating_b = serializers.IntegerField(min_value=0, max_value=12)
-    start_clock = serializers.CharField(max_length=5, help_text=_("Four digits, e.g. 0800."))
+    start_clock = serializers.RegexField(
+        CLOCK_PATTERN, max_length=5, help_text=_("Four digits, e.g. 0800 (or 08:00).")
+    )
     light = serializers.ChoiceField(choices=LIGHT_CHOICES)
     role = serializers.CharField(
         help_text=_("0: you play the first side; 1: the second; gm: neutral game master.")

@@ -148,6 +148,8 @@ class OpSheetViewSet(viewsets.ReadOnlyModelViewSet):
         """Correct the sheet's texts or graphic (the fields given; the rest stay)."""
         _campaign, _viewer, sheet = self._mine(request, pk)
         given = body(request)
+        if not request.FILES and not any(k in SHEET_TEXT_FIELDS for k in given):
+            return self._answer(sheet.pk, _("Nothing to correct: no field of the sheet given."))
         data = {f: getattr(sheet, f) for f in SHEET_TEXT_FIELDS}
         data.update({k: given.get(k) for k in given if k in SHEET_TEXT_FIELDS})
         form = tf.SheetEditForm(data, request.FILES, instance=sheet)
