@@ -108,7 +108,7 @@ def test_lockout_is_per_username_and_address(client, user, other_user):
 
 def test_token_endpoint_locks_out_after_five_failures(api, user):
     for _ in range(4):
-        assert _token(api, "wrong").status_code == 400
+        assert _token(api, "wrong").status_code == 401  # wrong credentials
     response = _token(api, "wrong")
     assert response.status_code == 429
     assert response["Content-Type"].startswith("application/json")

@@ -1,0 +1,1 @@
+"""`make bench`: run.py (entry point), common, data, server, measure, report (see README.md)."""
