@@ -9,6 +9,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 WIDTH, HEIGHT, MARGIN = 640, 170, 50
+# The picture shows the latest battles only, so it stays the same size however long the
+# campaign runs (the history page lists every battle).
+LATEST = 12
 
 
 def track_svg(
@@ -20,7 +23,9 @@ def track_svg(
     title: str,
     ends: tuple[str, str] = ("", ""),
 ) -> SafeString:
-    """Positions on a line; each battle fought is a numbered marker with arrows between them."""
+    """Positions on a line; each of the latest battles fought is a marker numbered as the
+    battle, with arrows between them."""
+    first = max(len(path) - LATEST, 0)
     step = (WIDTH - 2 * MARGIN) / max(len(positions) - 1, 1)
     x = {p: MARGIN + i * step for i, p in enumerate(positions)}
     y = 80
@@ -54,13 +59,14 @@ def track_svg(
             f'<text x="{x[p]:.0f}" y="{y + 45}" text-anchor="middle" font-size="11" '
             f'fill="#5d6055">{escape(_("map %(n)s") % {"n": maps.get(p, "?")})}</text>'
         )
-    for i, p in enumerate(path):
-        bx, by = x[p] + (i % 3 - 1) * 12, y - 38 - (i // 3) * 4
+    for i, p in enumerate(path[first:], start=first):
+        k = i - first
+        bx, by = x[p] + (k % 3 - 1) * 12, y - 38 - (k // 3) * 4
         parts.append(
             f'<circle cx="{bx:.0f}" cy="{by:.0f}" r="9" fill="#ece5d3" stroke="#5a3e1b"/>'
             f'<text x="{bx:.0f}" y="{by + 4:.0f}" text-anchor="middle" font-size="10">{i + 1}</text>'
         )
-        if i:
+        if k:
             prev = path[i - 1]
             if prev != p:
                 parts.append(
@@ -73,10 +79,14 @@ def track_svg(
 
 
 def _describe(path: Sequence[str], next_position: str | None) -> str:
+    first = max(len(path) - LATEST, 0)
     fought = ", ".join(
-        _("battle %(n)s at %(pos)s") % {"n": i + 1, "pos": p} for i, p in enumerate(path)
+        _("battle %(n)s at %(pos)s") % {"n": i + 1, "pos": p}
+        for i, p in enumerate(path[first:], start=first)
     )
     text = fought or _("no battle yet")
+    if first:
+        text = _("%(text)s (the latest %(n)s battles)") % {"text": text, "n": LATEST}
     if next_position:
         text += "; " + _("next battle at %(pos)s") % {"pos": next_position}
     return text + "."

@@ -180,8 +180,9 @@ def battle_timeline(battle: Battle, *, cursor: str | None = None) -> dict[str, A
 def battles_window(
     campaign: Campaign, *, cursor: str | None = None, size: int = BATTLES_WINDOW
 ) -> Page:
-    """The campaign's latest battles (by number, newest first) before ``cursor``: one query."""
-    qs = Battle.objects.filter(campaign=campaign).select_related("winner")
+    """The campaign's latest battles (by number, newest first) before ``cursor``: one query.
+    Without each battle's copy of the campaign state before it (it grows with the campaign)."""
+    qs = Battle.objects.filter(campaign=campaign).select_related("winner").defer("state_before")
     return seek(
         qs,
         ("number",),
@@ -295,18 +296,17 @@ def player_tallies(player, tally) -> dict[str, list]:
             t.wins += row["wins"]
             t.draws += row["draws"]
             t.losses += row["played"] - row["wins"] - row["draws"]
-    mine = ResultPlayer.objects.filter(result=OuterRef("result"), user=player).values("team")[:1]
+    # The other team's seats of the player's results: one join (the player's own seat), no
+    # query per row.
     opponents = (
         ResultPlayer.objects.filter(
-            result__in=seats.values("result"), result__status=Result.Status.ACTIVE
+            Q(result__players__user=player) & ~Q(team=F("result__players__team")),
+            result__status=Result.Status.ACTIVE,
         )
-        .exclude(user=player)
-        .annotate(mine=Subquery(mine))
-        .exclude(team=F("mine"))
         .values("user__username")
         .annotate(
             played=Count("pk"),
-            wins=Count("pk", filter=Q(result__outcome=F("mine"))),
+            wins=Count("pk", filter=Q(result__outcome=F("result__players__team"))),
             draws=Count("pk", filter=Q(result__outcome=Result.Outcome.DRAW)),
         )
         .order_by("-played", "user__username")[:TALLY_ROWS]
