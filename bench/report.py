@@ -166,12 +166,15 @@ def report(args, sizes, built, pages_by, appended, recomputes, runtime, started_
         if mine:
             totals = sorted(a["total"] for a in mine)
             tasks = sorted(a["tasks"] for a in mine)
+            rating = sorted(a["rating"] for a in mine)
             out(
                 f"- one appended result (`result_enter`, {len(mine)} times): median "
                 f"**{statistics.median(totals) * 1000:,.0f} ms** in all, of which "
-                f"{statistics.median(tasks) * 1000:,.0f} ms in the Celery tasks it queued "
-                f"(rating work); max {totals[-1] * 1000:,.0f} ms. (Deployed with a broker, "
-                "the task runs in a Celery worker after the request has answered.)"
+                f"{statistics.median(tasks) * 1000:,.0f} ms in the Celery tasks it queued: "
+                f"**{statistics.median(rating) * 1000:,.0f} ms** the rating update (Elo and "
+                "OpenSkill), the rest computing and caching the standings table; max "
+                f"{totals[-1] * 1000:,.0f} ms. (Deployed with a broker, the task runs in a "
+                "Celery worker after the request has answered.)"
             )
         out("")
     missing = [p for p in pages_by.values() if not p.times]

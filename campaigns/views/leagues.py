@@ -60,7 +60,7 @@ from campaigns.services.leagues import (
 from campaigns.views.clubs import _club
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.paging import cursor, more, window
-from rules.ratings.standings import METRICS
+from campaigns.views.standings import criteria_of, standings_context
 
 IMPORT_MAX_BYTES = 20_000_000
 
@@ -77,58 +77,6 @@ def _managed(request, pk: int) -> League:
     if not can_manage_league(request.user, league):
         raise Http404
     return league
-
-
-def _criteria(request, league: League) -> list[str]:
-    """The tie-break order: the league's, or a preview order from ?tb=a,b,c (ignored if bad)."""
-    raw = request.GET.get("tb") or request.POST.get("tb")
-    if raw:
-        keys = [k for k in raw.split(",") if k]
-        if keys and all(k in METRICS for k in keys) and len(set(keys)) == len(keys):
-            return keys
-    return list(league.tiebreaks or ["points"])
-
-
-def _moves(criteria: list[str]) -> list[dict]:
-    """For each criterion, the order after moving it up or down, and after removing it."""
-    out = []
-    for i, key in enumerate(criteria):
-        up = down = None
-        if i > 0:
-            c = criteria[:]
-            c[i - 1], c[i] = c[i], c[i - 1]
-            up = ",".join(c)
-        if i < len(criteria) - 1:
-            c = criteria[:]
-            c[i + 1], c[i] = c[i], c[i + 1]
-            down = ",".join(c)
-        rest = [k for k in criteria if k != key]
-        out.append(
-            {
-                "key": key,
-                "label": METRICS[key].label,
-                "up": up,
-                "down": down,
-                "remove": ",".join(rest) if rest else None,
-            }
-        )
-    return out
-
-
-def _standings_context(request, league: League) -> dict:
-    criteria = _criteria(request, league)
-    view = league_standings(league, criteria)
-    unused = [(k, m.label) for k, m in METRICS.items() if k not in criteria]
-    return {
-        "league": league,
-        "standings": view,
-        "criteria": criteria,
-        "tb": ",".join(criteria),
-        "moves": _moves(criteria),
-        "unused": [(k, label, ",".join([*criteria, k])) for k, label in unused],
-        "is_preview": criteria != list(league.tiebreaks or ["points"]),
-        "can_manage": can_manage_league(request.user, league),
-    }
 
 
 @login_required
@@ -150,7 +98,7 @@ def league_new(request, slug: str):
 
 def league_detail(request, pk: int):
     league = _league(pk)
-    context = _standings_context(request, league)
+    context = standings_context(request, league)
     if partial_request(request) and request.GET.get("partial") == "standings":
         return render(request, "leagues/detail.html#standings", context)
     results = window(league_results_window, league, cursor=cursor(request))
@@ -179,7 +127,7 @@ def league_tiebreaks(request, pk: int):
     else:
         messages.success(request, _("Tie-break order saved."))
     if partial_request(request):
-        return render(request, "leagues/detail.html#standings", _standings_context(request, league))
+        return render(request, "leagues/detail.html#standings", standings_context(request, league))
     return redirect(league)
 
 
@@ -384,7 +332,7 @@ def league_results_csv(request, pk: int):
 
 def league_standings_csv(request, pk: int):
     league = _league(pk)
-    view = league_standings(league, _criteria(request, league))
+    view = league_standings(league, criteria_of(request, league))
     return _csv_response(standings_csv(view), f"league-{league.pk}-standings.csv")
 
 

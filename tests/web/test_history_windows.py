@@ -13,7 +13,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaigns.models import Battle, LogEntry, RatingSnapshot, Result, ResultPlayer
+from campaigns.models import (
+    Battle,
+    LeagueParticipant,
+    LogEntry,
+    RatingSnapshot,
+    Result,
+    ResultPlayer,
+)
 from campaigns.paging import seal, unseal
 from campaigns.selectors.history import (
     BATTLES_WINDOW,
@@ -395,3 +402,21 @@ def test_club_battles_are_windows(client, campaign, user, club):
     # bulk-created in one statement: same created_at order as ids, latest first
     assert sorted(n for w in windows for n in w) == list(range(1, total + 1))
     assert len([n for w in windows for n in w]) == total
+
+
+def test_the_standings_table_shows_fifty_places_at_a_time(client, league, organiser, make_user):
+    """A league of 120 players: the page lists places 1–50, 'lower places' the next 50 (by
+    htmx or as a link), and the last window the remaining 20; the CSV keeps the whole table."""
+    users = [make_user(f"p{i:03d}") for i in range(120)]
+    LeagueParticipant.objects.bulk_create([LeagueParticipant(league=league, user=u) for u in users])
+    url = league.get_absolute_url()
+    first = client.get(url).content.decode()
+    assert first.count('href="/players/p') == 50 and "Places 1–50 of 120" in first
+    assert "from=51" in first and "Higher places" not in first
+    second = client.get(f"{url}?from=51&partial=standings", HTTP_HX_REQUEST="true").content.decode()
+    assert second.count('href="/players/p') == 50 and "Places 51–100 of 120" in second
+    last = client.get(f"{url}?from=999").content.decode()
+    assert last.count('href="/players/p') == 20 and "Places 101–120 of 120" in last
+    assert "from=51" in last and "Lower places" not in last
+    csv = client.get(f"{url}standings.csv").content.decode()
+    assert csv.count("\n") >= 121
