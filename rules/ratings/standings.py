@@ -20,8 +20,9 @@ Definitions (team games count each opponent faced):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.cc.tournament import GameResult, WinType, handicap_vp, rank_round
 from rules.errors import RuleError
@@ -252,34 +253,31 @@ def build_context(
     return Context(games, scheme, records, frozenset(handicapped), apply_handicap)
 
 
-def compute_standings(
-    games: Sequence[Game],
-    *,
-    players: Iterable[Player] = (),
-    scheme: PointsScheme | None = None,
-    criteria: Sequence[str] = ("points",),
-    handicapped: Iterable[Player] = (),
-    apply_handicap: bool = False,
-    sort_key: Callable[[Player], object] = str,
-) -> Standings:
-    """The league table; `players` adds participants who have not played yet."""
-    unknown = [c for c in criteria if c not in METRICS]
+def check_criteria(criteria: Sequence[str], known) -> None:
+    unknown = [c for c in criteria if c not in known]
     if unknown or not criteria:
         raise RuleError(f"unknown tie-break {', '.join(unknown) or '(none)'}", rule=RULE)
     if len(set(criteria)) != len(criteria):
         raise RuleError("a tie-break is listed twice", rule=RULE)
-    ctx = build_context(
-        games, players, scheme, handicapped=handicapped, apply_handicap=apply_handicap
-    )
-    values: dict[Player, dict[str, float]] = {p: {} for p in ctx.records}
-    groups: list[list[Player]] = [sorted(ctx.records, key=sort_key)]
+
+
+def rank_rows(
+    records: Mapping[Player, Any],
+    criteria: Sequence[str],
+    value: Callable[[str, Player, frozenset], float],
+    sort_key: Callable[[Player], object],
+) -> tuple[Row, ...]:
+    """The table's rows: players split by each criterion in turn (a group-dependent one is
+    computed within the group still tied); players still tied after the last share a rank.
+    ``records`` give played, wins, draws, losses and points per player."""
+    values: dict[Player, dict[str, float]] = {p: {} for p in records}
+    groups: list[list[Player]] = [sorted(records, key=sort_key)]
     for key in criteria:
-        m = METRICS[key]
         split: list[list[Player]] = []
         for group in groups:
             members = frozenset(group)
             for p in group:
-                values[p][key] = round(float(m.fn(ctx, p, members)), 9)
+                values[p][key] = round(float(value(key, p, members)), 9)
             if len(group) == 1:
                 split.append(group)
                 continue
@@ -289,7 +287,7 @@ def compute_standings(
     rows, rank = [], 1
     for group in groups:
         for p in group:
-            r = ctx.records[p]
+            r = records[p]
             rows.append(
                 Row(
                     p,
@@ -304,4 +302,25 @@ def compute_standings(
                 )
             )
         rank += len(group)
-    return Standings(tuple(rows), tuple(criteria), tuple(ctx.warnings))
+    return tuple(rows)
+
+
+def compute_standings(
+    games: Sequence[Game],
+    *,
+    players: Iterable[Player] = (),
+    scheme: PointsScheme | None = None,
+    criteria: Sequence[str] = ("points",),
+    handicapped: Iterable[Player] = (),
+    apply_handicap: bool = False,
+    sort_key: Callable[[Player], object] = str,
+) -> Standings:
+    """The league table; `players` adds participants who have not played yet."""
+    check_criteria(criteria, METRICS)
+    ctx = build_context(
+        games, players, scheme, handicapped=handicapped, apply_handicap=apply_handicap
+    )
+    rows = rank_rows(
+        ctx.records, criteria, lambda key, p, group: METRICS[key].fn(ctx, p, group), sort_key
+    )
+    return Standings(rows, tuple(criteria), tuple(ctx.warnings))

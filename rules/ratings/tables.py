@@ -10,14 +10,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rules.cc.tournament import handicap_vp
-from rules.errors import RuleError
 from rules.ratings.games import Game, Player
 from rules.ratings.standings import (
     Context,
     PointsScheme,
-    Row,
     Standings,
     build_context,
+    check_criteria,
+    rank_rows,
     torneos_points,
 )
 
@@ -189,11 +189,7 @@ def standings_from_matchups(
 ) -> Standings:
     """The table `compute_standings` gives, from matchups; `round_games` (only read for
     cc_torneos) are the games that have a round."""
-    unknown = [c for c in criteria if c not in AGGREGATE_METRICS]
-    if unknown or not criteria:
-        raise RuleError(f"unknown tie-break {', '.join(unknown) or '(none)'}", rule=RULE)
-    if len(set(criteria)) != len(criteria):
-        raise RuleError("a tie-break is listed twice", rule=RULE)
+    check_criteria(criteria, AGGREGATE_METRICS)
     scheme = scheme or PointsScheme()
     handicapped = frozenset(handicapped)
     totals: dict[Player, Totals] = {p: Totals() for p in players}
@@ -221,37 +217,7 @@ def standings_from_matchups(
         return points
 
     ctx = _Ctx(totals, scheme, handicapped, apply_handicap, torneos)
-    values: dict[Player, dict[str, float]] = {p: {} for p in totals}
-    groups: list[list[Player]] = [sorted(totals, key=sort_key)]
-    for k in criteria:
-        fn = AGGREGATE_METRICS[k]
-        split: list[list[Player]] = []
-        for group in groups:
-            members = frozenset(group)
-            for p in group:
-                values[p][k] = round(float(fn(ctx, p, members)), 9)
-            if len(group) == 1:
-                split.append(group)
-                continue
-            for v in sorted({values[p][k] for p in group}, reverse=True):
-                split.append([p for p in group if values[p][k] == v])
-        groups = split
-    rows, rank = [], 1
-    for group in groups:
-        for p in group:
-            t = totals[p]
-            rows.append(
-                Row(
-                    p,
-                    rank,
-                    t.played,
-                    t.wins,
-                    t.draws,
-                    t.losses,
-                    t.points,
-                    values[p],
-                    len(group) > 1,
-                )
-            )
-        rank += len(group)
-    return Standings(tuple(rows), tuple(criteria), tuple(warnings))
+    rows = rank_rows(
+        totals, criteria, lambda key, p, group: AGGREGATE_METRICS[key](ctx, p, group), sort_key
+    )
+    return Standings(rows, tuple(criteria), tuple(warnings))

@@ -29,7 +29,6 @@ from tests.web.test_tcs_pages import (
     GERMAN_CSV,
     GERMAN_REGIMENT,
     SEED_CELLS,
-    bloody_110,
     sides,
 )
 from tests.web.upload_helpers import png_upload
@@ -40,24 +39,7 @@ API = "/api/v1/tcs"
 SECRET = "Strike at dawn through the orchard"
 J = {"format": "json"}
 
-
-@pytest.fixture
-def op(user, other_user):
-    return bloody_110(user, other_user)
-
-
-@pytest.fixture
-def alice(user):
-    api = APIClient()
-    api.force_authenticate(user)
-    return api
-
-
-@pytest.fixture
-def bob(other_user):
-    api = APIClient()
-    api.force_authenticate(other_user)
-    return api
+pytest_plugins = ["tests.web.tcs_api_fixtures"]
 
 
 @pytest.fixture

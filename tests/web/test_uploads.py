@@ -23,7 +23,7 @@ from campaigns.files import INERT_CSP
 from campaigns.models.tcs import SHEET_TEXT_FIELDS, OpSheetRecord, private_storage
 from campaigns.services.tcs import tcs_sheet_draw
 from campaigns.tcs.graphics import GIF, JPEG, PDF, PNG, WEBP, check_graphic
-from tests.web.test_tcs_pages import _draw_post, bloody_110, sides
+from tests.web.test_tcs_pages import _draw_post, sides
 from tests.web.upload_helpers import (
     HTML,
     animated_gif,
@@ -41,24 +41,7 @@ API = "/api/v1/tcs"
 ACCEPTED = "Upload a PNG, JPEG, GIF, WebP or PDF"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
-
-@pytest.fixture
-def op(user, other_user):
-    return bloody_110(user, other_user)
-
-
-@pytest.fixture
-def alice(user):
-    api = APIClient()
-    api.force_authenticate(user)
-    return api
-
-
-@pytest.fixture
-def bob(other_user):
-    api = APIClient()
-    api.force_authenticate(other_user)
-    return api
+pytest_plugins = ["tests.web.tcs_api_fixtures"]
 
 
 def _private_files() -> set[Path]:
