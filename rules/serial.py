@@ -8,6 +8,7 @@ from the dataclass field types. The site stores engine states and results this w
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from enum import Enum
@@ -65,10 +66,16 @@ def from_data(tp: Any, data: Any) -> Any:
     if isinstance(tp, type) and issubclass(tp, Enum):
         return tp(data)
     if dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
-        names = {f.name for f in dataclasses.fields(tp) if f.init}
-        return tp(**{k: from_data(hints[k], v) for k, v in data.items() if k in names})
+        hints = _init_hints(tp)
+        return tp(**{k: from_data(hints[k], v) for k, v in data.items() if k in hints})
     return data
+
+
+@functools.cache
+def _init_hints(tp: type) -> dict[str, Any]:
+    """The types of a dataclass's init fields (resolving them is costly: once per class)."""
+    hints = typing.get_type_hints(tp)
+    return {f.name: hints[f.name] for f in dataclasses.fields(tp) if f.init}
 
 
 class Serializable:

@@ -23,6 +23,11 @@ from rules.errors import RuleError
 from rules.tables import load_json
 
 
+_READ: dict[tuple, Machine] = {}
+"""Decoded states kept for reading (`CCTemplate.read`), oldest first."""
+_READ_KEPT = 64
+
+
 @dataclass(frozen=True)
 class CCTemplate:
     key: str
@@ -47,6 +52,21 @@ class CCTemplate:
 
     def load(self, data: Mapping[str, Any]) -> Machine:
         return self.state_cls.from_dict(data)
+
+    def read(self, campaign) -> Machine:
+        """The campaign's state for pages and API answers only: decoded once per saved
+        version of the campaign (its `updated_at`, which every state write bumps) and kept
+        by this process, since decoding grows with the campaign's battles. Never change the
+        returned state or hand it to a service: those `load` their own copy."""
+        key = (campaign.pk, self.key, campaign.updated_at)
+        state = _READ.get(key)
+        if state is None:
+            state = self.load(campaign.state)
+            if campaign.pk is not None and campaign.updated_at is not None:
+                _READ[key] = state
+                while len(_READ) > _READ_KEPT:
+                    _READ.pop(next(iter(_READ)))
+        return state
 
     def number(self, state: Machine) -> int:
         """The battle the campaign is at (Gastadores counts its phases)."""

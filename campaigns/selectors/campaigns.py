@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Case, F, JSONField, Prefetch, Q, QuerySet, Value, When
 
-from campaigns.models import Campaign, LogEntry, Side, SidePlayer
+from campaigns.models import Campaign, GameSystem, LogEntry, Side, SidePlayer
 from campaigns.permissions import Viewer
 
 
@@ -23,7 +23,23 @@ def campaigns_for_user(user) -> QuerySet[Campaign]:
 
 
 def campaign_with_sides(pk: int) -> Campaign:
-    return with_sides(Campaign.objects.all()).get(pk=pk)
+    """One campaign for a page. A Combat Commander state grows with the campaign's battles,
+    and pages read it decoded once per version (`CCTemplate.read`), so it is not fetched
+    here; reading `campaign.state` fetches it. Other systems' states are small: kept."""
+    campaign = (
+        with_sides(Campaign.objects.defer("state"))
+        .annotate(
+            small_state=Case(
+                When(system=GameSystem.COMBAT_COMMANDER, then=Value(None, JSONField())),
+                default=F("state"),
+                output_field=JSONField(),
+            )
+        )
+        .get(pk=pk)
+    )
+    if campaign.system != GameSystem.COMBAT_COMMANDER:
+        campaign.state = campaign.small_state
+    return campaign
 
 
 def campaign_log(campaign: Campaign, viewer: Viewer, *, kind: str | None = None):

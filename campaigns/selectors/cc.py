@@ -66,7 +66,7 @@ def cc_dashboard(
     """Everything the campaign page shows (3 queries beyond the campaign and its sides); the
     battles a window at a time, latest first."""
     tpl = template_for(campaign.template)
-    state = tpl.load(campaign.state)
+    state = tpl.read(campaign)
     sides = {s.faction: s for s in campaign.sides.all()}
     battles = battles_window(campaign, cursor=battles_cursor)
     decisions = list(

@@ -68,7 +68,7 @@ def cc_campaign_create(
         campaign.options = {"engine": engine_options, "dice": dice_mode}
         campaign.tables = tpl.example_tables()
         campaign.state = state.to_dict()
-        campaign.save(update_fields=["options", "tables", "state"])
+        campaign.save(update_fields=["options", "tables", "state", "updated_at"])
         append_log(
             campaign,
             kind=LogEntry.Kind.CAMPAIGN,

@@ -160,7 +160,7 @@ def _battle(campaign: Campaign, number: int) -> Battle:
 
 
 def _record(campaign: Campaign, number: int):
-    state = template_for(campaign.template).load(campaign.state)
+    state = template_for(campaign.template).read(campaign)
     return next((b for b in getattr(state, "battles", []) if b.number == number), None)
 
 

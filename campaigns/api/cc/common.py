@@ -161,7 +161,7 @@ def dashboard_data(campaign: Campaign, viewer: Viewer) -> dict[str, Any]:
     the selector reads no sealed answer, and open decisions have none)."""
     dash = cc_dashboard(campaign, viewer)
     tpl = dash.template
-    state = tpl.load(campaign.state)
+    state = tpl.read(campaign)
     sides = {s.faction: s for s in campaign.sides.all()}
     decisions = []
     for decision, _can in dash.decisions:
@@ -263,7 +263,7 @@ def setup_data(record) -> dict[str, Any] | None:
 
 
 def battle_record(campaign: Campaign, tpl: CCTemplate, number: int):
-    state = tpl.load(campaign.state)
+    state = tpl.read(campaign)
     return next((b for b in getattr(state, "battles", []) if b.number == number), None)
 
 
