@@ -22,7 +22,6 @@ from rules.dice import DiceSource
 from rules.errors import RuleError
 from rules.tables import load_json
 
-
 _READ: dict[tuple, Machine] = {}
 """Decoded states kept for reading (`CCTemplate.read`), oldest first."""
 _READ_KEPT = 64

@@ -263,6 +263,12 @@ class Rating(models.Model):
     mu = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
     sigma = models.FloatField(null=True, blank=True, validators=b.real(b.RATING_SIGMA))
     games = models.PositiveIntegerField(default=0, validators=b.between(b.GAMES))
+    chart = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The rating history thinned to a few evenly spaced [step, value] points, "
+        "kept by the rating update for the player page's chart.",
+    )
 
     class Meta:
         ordering = ["league", "method", "-value"]
@@ -351,3 +357,30 @@ class StandingMatchup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} vs {self.opponents} in {self.league_id}"
+
+
+class ScenarioRecord(models.Model):
+    """One player's counting results in one league and scenario: what the player page's
+    record by system and by scenario is summed from (kept up to date by every result write
+    with the standings aggregates), so the page never reads the player's results."""
+
+    COUNTS = ("games", "wins", "draws", "losses")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    scenario = models.CharField(max_length=120, blank=True)  # as Result.scenario
+    games = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    wins = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    draws = models.IntegerField(default=0, validators=b.between(b.GAMES))
+    losses = models.IntegerField(default=0, validators=b.between(b.GAMES))
+
+    class Meta:
+        ordering = ["user", "league", "scenario"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "league", "scenario"], name="one_scenario_record"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.league_id}: {self.scenario or '—'}"

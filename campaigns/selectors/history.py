@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import (
     Count,
     F,
@@ -24,11 +25,10 @@ from django.db.models import (
     Subquery,
     Sum,
     Value,
-    Window,
 )
-from django.db.models.functions import Mod, RowNumber
 
-from campaigns.models import Battle, Campaign, LogEntry, RatingSnapshot, Result, ResultPlayer
+from campaigns.models import Battle, Campaign, LogEntry, Rating, Result, ResultPlayer
+from campaigns.models.leagues import ScenarioRecord, StandingMatchup
 from campaigns.paging import Window as Page
 from campaigns.paging import as_date, as_datetime, as_int, seek
 from campaigns.permissions import Viewer
@@ -40,7 +40,7 @@ HISTORY_WINDOW = 50  # the full log and the history pages
 BATTLES_WINDOW = 20
 RESULTS_WINDOW = 25
 TALLY_ROWS = 30  # scenarios and opponents shown in a profile's record
-CHART_POINTS = 60  # points per series of a chart
+CHART_POINTS = 60  # slices of a battle's VP and casualty charts
 
 
 # --- Logs -------------------------------------------------------------------------------------
@@ -276,75 +276,64 @@ def _score(outcome: str, team: str) -> float:
 
 
 def player_tallies(player, tally) -> dict[str, list]:
-    """Record by system, by scenario and by opponent, counted in the database (2 queries);
-    the most played scenarios and opponents, at most ``TALLY_ROWS`` of each."""
-    seats = ResultPlayer.objects.filter(user=player, result__status=Result.Status.ACTIVE)
-    counts = {
-        "played": Count("pk"),
-        "wins": Count("pk", filter=Q(result__outcome=F("team"))),
-        "draws": Count("pk", filter=Q(result__outcome=Result.Outcome.DRAW)),
-    }
+    """Record by system, by scenario and by opponent, summed from the aggregates the result
+    writes keep (`ScenarioRecord`, `StandingMatchup`): rows per league, scenario and opponent
+    team, never per result (3 queries); the most played scenarios and opponents, at most
+    ``TALLY_ROWS`` of each."""
     by_system: dict[str, Any] = {}
     by_scenario: dict[str, Any] = {}
-    for row in seats.values("result__league__system", "result__scenario").annotate(**counts):
-        for key, into in (
-            (row["result__league__system"], by_system),
-            (row["result__scenario"] or "—", by_scenario),
-        ):
-            t = into.setdefault(key, tally(key))
-            t.played += row["played"]
-            t.wins += row["wins"]
-            t.draws += row["draws"]
-            t.losses += row["played"] - row["wins"] - row["draws"]
-    # The other team's seats of the player's results: one join (the player's own seat), no
-    # query per row.
-    opponents = (
-        ResultPlayer.objects.filter(
-            Q(result__players__user=player) & ~Q(team=F("result__players__team")),
-            result__status=Result.Status.ACTIVE,
-        )
-        .values("user__username")
-        .annotate(
-            played=Count("pk"),
-            wins=Count("pk", filter=Q(result__outcome=F("result__players__team"))),
-            draws=Count("pk", filter=Q(result__outcome=Result.Outcome.DRAW)),
-        )
-        .order_by("-played", "user__username")[:TALLY_ROWS]
+    records = ScenarioRecord.objects.filter(user=player).values_list(
+        "league__system", "scenario", *ScenarioRecord.COUNTS
     )
-    by_opponent = []
-    for row in opponents:
-        t = tally(row["user__username"])
-        t.played, t.wins, t.draws = row["played"], row["wins"], row["draws"]
-        t.losses = t.played - t.wins - t.draws
-        by_opponent.append(t)
+    for system, scenario, *counts in records:
+        for key, into in ((system, by_system), (scenario or "—", by_scenario)):
+            _count(into.setdefault(key, tally(key)), counts)
+    against: dict[int, list[int]] = {}
+    matchups = StandingMatchup.objects.filter(user=player).values_list(
+        "opponents", *ScenarioRecord.COUNTS
+    )
+    for opponents, *counts in matchups:
+        for other in opponents.split(","):
+            row = against.setdefault(int(other), [0, 0, 0, 0])
+            for i, n in enumerate(counts):
+                row[i] += n
+    most = sorted(against.items(), key=lambda kv: -kv[1][0])
+    least = most[TALLY_ROWS - 1][1][0] if len(most) >= TALLY_ROWS else 0
+    shown = [(u, c) for u, c in most if c[0] >= least]  # ties are ordered by name below
+    names = dict(
+        get_user_model().objects.filter(pk__in=[u for u, _c in shown]).values_list("pk", "username")
+    )
+    by_opponent = [_count(tally(names[u]), c) for u, c in shown if u in names]
+    by_opponent.sort(key=lambda t: (-t.played, t.label))
     scenarios = sorted(by_scenario.values(), key=lambda t: (-t.played, t.label))
     return {
         "by_system": sorted(by_system.values(), key=lambda t: t.label),
         "by_scenario": scenarios[:TALLY_ROWS],
-        "by_opponent": by_opponent,
+        "by_opponent": by_opponent[:TALLY_ROWS],
     }
 
 
-def rating_charts(player, *, points: int = CHART_POINTS) -> list[dict[str, Any]]:
-    """One chart per system and method, one line per league, each sampled to at most about
-    ``points`` snapshots (first, last and evenly spaced ones) in the database: one query."""
-    part = [F("system"), F("method"), F("league_id")]
-    sampled = (
-        RatingSnapshot.objects.filter(user=player)
-        .annotate(
-            rn=Window(RowNumber(), partition_by=part, order_by=F("seq").asc()),
-            total=Window(Count("pk"), partition_by=part),
-        )
-        .annotate(sample=Mod(F("rn"), (F("total") + Value(points - 1)) / Value(points)))
-        .filter(Q(rn=1) | Q(rn=F("total")) | Q(sample=0))
-        .order_by("system", "method", "league_id", "seq")
-        .values_list("system", "method", "league__name", "rn", "value")
-    )
+def _count(t, counts) -> Any:
+    played, wins, draws, losses = counts
+    t.played += played
+    t.wins += wins
+    t.draws += draws
+    t.losses += losses
+    return t
+
+
+def rating_charts(player) -> list[dict[str, Any]]:
+    """One chart per system and method, one line per league, from the thinned histories the
+    rating update keeps on each rating (one query, a row per league and method)."""
     series: dict[tuple[str, str], dict[str, list]] = {}
-    for system, method, league, rn, value in sampled:
-        series.setdefault((system, method), {}).setdefault(league, []).append(
-            (rn - 1, round(value, 1))
-        )
+    rows = (
+        Rating.objects.filter(user=player)
+        .order_by("system", "method", "league_id")
+        .values_list("system", "method", "league__name", "chart")
+    )
+    for system, method, league, chart in rows:
+        if chart:
+            series.setdefault((system, method), {})[league] = [tuple(p) for p in chart]
     return [
         {
             "system": system,

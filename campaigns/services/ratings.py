@@ -17,12 +17,14 @@ commit queued redoes the work from there.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import (
     BigIntegerField,
     Case,
+    Count,
     DateField,
     F,
     Min,
@@ -31,7 +33,9 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
+from django.db.models.functions import Mod, RowNumber
 
 from campaigns.models import League, Rating, RatingSnapshot, Result, ResultPlayer
 from campaigns.models.leagues import DEFAULT_K_BANDS
@@ -45,10 +49,12 @@ from rules.ratings.incremental import (
     PlayerState,
     Point,
 )
+from rules.ratings.sampling import Thinned
 
 FROM_START = (dt.date.min, 0)
 DATE, BIG = DateField(), BigIntegerField()
 CHUNK = 20_000  # snapshot rows written at a time
+CHART_POINTS = 60  # points of a player's rating chart, about
 SNAPSHOT_COLUMNS = (
     "league_id", "system", "user_id", "method", "seq", "result_id", "played_on", "value",
     "delta", "mu", "sigma", "games",
@@ -83,9 +89,8 @@ def ratings_mark_dirty(league_id: int, *points: tuple[dt.date, int]) -> None:
     )
 
 
-def games_from(league_id: int, start: tuple[dt.date, int] = FROM_START) -> Iterator[Game]:
-    """The league's counting results from `start` on, in rating order (date, then id),
-    streamed from one query: only what rating reads (teams, outcome, date)."""
+def _game_rows(league_id: int, start: tuple[dt.date, int]):
+    """The seats of the league's counting results from `start` on, in rating order."""
     day, rid = start
     rows = ResultPlayer.objects.filter(
         result__league_id=league_id, result__status=Result.Status.ACTIVE
@@ -94,11 +99,14 @@ def games_from(league_id: int, start: tuple[dt.date, int] = FROM_START) -> Itera
         rows = rows.filter(
             Q(result__played_on__gt=day) | Q(result__played_on=day, result_id__gte=rid)
         )
-    rows = rows.order_by("result__played_on", "result_id", "id").values_list(
+    return rows.order_by("result__played_on", "result_id", "id").values_list(
         "result_id", "result__played_on", "result__outcome", "user_id", "team"
     )
+
+
+def _games(rows: Iterable[tuple]) -> Iterator[Game]:
     current, played_on, outcome, teams = None, None, None, ([], [])
-    for result_id, day_, outcome_, user_id, team in rows.iterator(chunk_size=CHUNK):
+    for result_id, day_, outcome_, user_id, team in rows:
         if result_id != current:
             if current is not None and teams[0] and teams[1]:
                 yield Game(current, tuple(teams[0]), tuple(teams[1]), Outcome(outcome), played_on)
@@ -106,6 +114,29 @@ def games_from(league_id: int, start: tuple[dt.date, int] = FROM_START) -> Itera
         teams[0 if team == "a" else 1].append(user_id)
     if current is not None and teams[0] and teams[1]:
         yield Game(current, tuple(teams[0]), tuple(teams[1]), Outcome(outcome), played_on)
+
+
+def games_from(league_id: int, start: tuple[dt.date, int] = FROM_START) -> Iterator[Game]:
+    """The league's counting results from `start` on, in rating order (date, then id),
+    streamed from one query: only what rating reads (teams, outcome, date)."""
+    return _games(_game_rows(league_id, start).iterator(chunk_size=CHUNK))
+
+
+@contextmanager
+def _games_on_own_connection(league_id: int, start: tuple[dt.date, int]) -> Iterator:
+    """`games_from` read on a second PostgreSQL connection (a server-side cursor in a
+    read-only transaction of its own), so that the main one can stream the snapshots."""
+    sql, params = _game_rows(league_id, start).query.sql_with_params()
+    reader = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        reader.ensure_connection()
+        raw = reader.connection
+        with raw.transaction(), raw.cursor(name="rating-games") as cursor:
+            cursor.itersize = CHUNK
+            cursor.execute(sql, params)
+            yield _games(cursor)
+    finally:
+        reader.close()
 
 
 def _column_types() -> list[str]:
@@ -117,6 +148,31 @@ def _column_types() -> list[str]:
         db_type = f.rel_db_type(connection) if f.is_relation else f.db_type(connection)
         types.append(db_type.split("(")[0])
     return types
+
+
+@contextmanager
+def _snapshot_sink(streaming: bool) -> Iterator[Callable[[tuple], None]]:
+    """Where the replay puts snapshot rows. Streaming (PostgreSQL, games read elsewhere):
+    one binary COPY open for the whole replay, so the server stores rows while the next
+    games are rated. Otherwise rows are written a chunk at a time (COPY or INSERT)."""
+    table, columns = RatingSnapshot._meta.db_table, ", ".join(SNAPSHOT_COLUMNS)
+    if streaming:
+        with connection.cursor() as cursor:
+            sql = f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)"
+            with cursor.cursor.copy(sql) as copy:
+                copy.set_types(_column_types())
+                yield copy.write_row
+        return
+    buffer: list[tuple] = []
+
+    def put(row: tuple) -> None:
+        buffer.append(row)
+        if len(buffer) >= CHUNK:
+            _write_snapshots(buffer)
+            buffer.clear()
+
+    yield put
+    _write_snapshots(buffer)
 
 
 def _write_snapshots(rows: list[tuple]) -> None:
@@ -189,10 +245,14 @@ def _next_seq(league: League, method: str) -> int:
     return (last or 0) + 1
 
 
-def _replay(league: League, start: tuple[dt.date, int]) -> dict[str, int]:
-    methods = (Rating.Method.ELO, Rating.Method.OPENSKILL)
+METHODS = (Rating.Method.ELO, Rating.Method.OPENSKILL)
+
+
+def _undo_from(league: League, start: tuple[dt.date, int]) -> tuple[dict, dict, dict]:
+    """Drop the snapshots from `start` on and set up each method's stream from the states
+    before it: (streams, next seq, players whose rating the undo touched) by method."""
     streams, seqs, touched = {}, {}, {}
-    for method in methods:
+    for method in METHODS:
         snaps = RatingSnapshot.objects.filter(league=league, method=method)
         if start == FROM_START:
             snaps.delete()
@@ -213,35 +273,82 @@ def _replay(league: League, start: tuple[dt.date, int]) -> dict[str, int]:
             streams[method] = EloStream(elo_config(league), state)
         else:
             streams[method] = OpenSkillStream(state)
+    return streams, seqs, touched
+
+
+def _replay(league: League, start: tuple[dt.date, int], *, streaming: bool) -> dict[str, int]:
+    streams, seqs, touched = _undo_from(league, start)
     games = snapshots = 0
-    buffer: list[tuple] = []
+    charts: dict[tuple, Thinned] | None = {} if start == FROM_START else None
+    reading = _games_on_own_connection(league.pk, start) if streaming else nullcontext(None)
+    with reading as read, _snapshot_sink(streaming) as put:
 
-    def add(method: str, points: Iterable[Point]) -> None:
-        nonlocal snapshots
-        for p in points:
-            buffer.append(
-                (
-                    league.pk, league.system, p.player, method, seqs[method], p.game_id,
-                    p.played_on, p.value, p.delta, p.mu, p.sigma, p.games,
-                )
-            )  # fmt: skip
-            seqs[method] += 1
-            touched[method].add(p.player)
-            snapshots += 1
+        def add(method: str, points: Iterable[Point]) -> None:
+            nonlocal snapshots
+            for p in points:
+                if charts is not None:
+                    chart = charts.get((p.player, method))
+                    if chart is None:
+                        chart = charts[p.player, method] = Thinned(CHART_POINTS)
+                    chart.add(p.value)
+                put(
+                    (
+                        league.pk, league.system, p.player, method, seqs[method], p.game_id,
+                        p.played_on, p.value, p.delta, p.mu, p.sigma, p.games,
+                    )
+                )  # fmt: skip
+                seqs[method] += 1
+                touched[method].add(p.player)
+                snapshots += 1
 
-    for game in games_from(league.pk, start):
-        games += 1
-        for method in methods:
-            add(method, streams[method].feed(game))
-        if len(buffer) >= CHUNK:
-            _write_snapshots(buffer)
-            buffer.clear()
-    for method in methods:
-        add(method, streams[method].close())
-    _write_snapshots(buffer)
-    for method in methods:
+        for game in read if read is not None else games_from(league.pk, start):
+            games += 1
+            for method in METHODS:
+                add(method, streams[method].feed(game))
+        for method in METHODS:
+            add(method, streams[method].close())
+    for method in METHODS:
         _save_ratings(league, method, streams[method].state, touched[method], start)
+    if charts is None:
+        charts = _sampled(league, set().union(*touched.values()))
+    _save_charts(league, {k: c.series() for k, c in charts.items()})
     return {"results": games, "snapshots": snapshots}
+
+
+def _sampled(league: League, users: set[int]) -> dict[tuple, Thinned]:
+    """These players' histories in the league, thinned in the database (a replay that did
+    not start at the beginning has not seen their earlier ratings)."""
+    if not users:
+        return {}
+    part = [F("user_id"), F("method")]
+    rows = (
+        RatingSnapshot.objects.filter(league=league, user_id__in=users)
+        .annotate(
+            rn=Window(RowNumber(), partition_by=part, order_by=F("seq").asc()),
+            total=Window(Count("pk"), partition_by=part),
+        )
+        .annotate(sample=Mod(F("rn"), (F("total") + Value(CHART_POINTS - 1)) / CHART_POINTS))
+        .filter(Q(rn=1) | Q(rn=F("total")) | Q(sample=0))
+        .order_by("user_id", "method", "seq")
+        .values_list("user_id", "method", "rn", "value")
+    )
+    charts: dict[tuple, Thinned] = {}
+    for user_id, method, rn, value in rows:
+        chart = charts.setdefault((user_id, method), Thinned(CHART_POINTS))
+        chart.kept.append((rn - 1, round(value, 1)))
+        chart.last, chart.seen = chart.kept[-1], rn
+    return charts
+
+
+def _save_charts(league: League, series: dict[tuple, list]) -> None:
+    """Keep each rated player's thinned history on his rating (the player page draws it)."""
+    users = {u for u, _m in series}
+    ratings = list(
+        Rating.objects.filter(league=league, user_id__in=users).only("pk", "user_id", "method")
+    )
+    for rating in ratings:
+        rating.chart = [list(p) for p in series.get((rating.user_id, rating.method), [])]
+    Rating.objects.bulk_update(ratings, ["chart"], batch_size=2000)
 
 
 def _save_ratings(league: League, method: str, state, touched: set, start) -> None:
@@ -293,6 +400,10 @@ def league_ratings_update(*, league_id: int, full: bool = False) -> dict[str, in
     """Bring a league's Elo and OpenSkill ratings and history up to date: from the earliest
     change since the last update, from the start when `full` (or when no change point is
     known), nothing when up to date. Idempotent."""
+    # Outside any caller's transaction (the task), PostgreSQL can read the results on a
+    # second connection while this one streams the snapshots; inside one (a test, a caller's
+    # atomic block) the second connection would not see uncommitted results.
+    streaming = connection.vendor == "postgresql" and not connection.in_atomic_block
     with transaction.atomic():
         advisory_lock("league-ratings", league_id)
         league = League.objects.get(pk=league_id)
@@ -307,6 +418,6 @@ def league_ratings_update(*, league_id: int, full: bool = False) -> dict[str, in
             return {"results": 0, "snapshots": 0}
         if start != FROM_START and league.elo_period == League.EloPeriod.DAY:
             start = (start[0], 0)  # the whole day is one Elo period
-        report = _replay(league, start)
+        report = _replay(league, start, streaming=streaming)
         _done(league.pk, version)
     return report

@@ -1,4 +1,5 @@
-"""The standings aggregates (`StandingMatchup`), kept up to date by the result writes.
+"""The standings aggregates (`StandingMatchup`) and the players' records by scenario
+(`ScenarioRecord`), kept up to date by the result writes.
 
 Each result write calls `standings_apply` inside its own transaction, under the league lock:
 it takes away what the result counted for before the change and adds what it counts for
@@ -14,12 +15,13 @@ from django.db import transaction
 from django.db.models import F
 
 from campaigns.models import Result, ResultPlayer
-from campaigns.models.leagues import StandingMatchup
+from campaigns.models.leagues import ScenarioRecord, StandingMatchup
 from campaigns.selectors.leagues import results_to_games
 from rules.ratings.games import Game
 from rules.ratings.tables import Matchup, aggregate
 
 FIELDS = ("games", "wins", "draws", "losses", "vp", "vp_boosted")
+RECORD = ScenarioRecord.COUNTS
 FEW = 8  # up to this many changed rows (one result): an UPDATE each, else in bulk
 CHUNK = 5_000
 RESULT_VALUES = ("id", "outcome", "played_on", "round", "scenario", "side_a", "side_b", "details")
@@ -83,6 +85,8 @@ def standings_apply(
 ) -> None:
     """Take `removed` games out of the league's aggregates and put `added` in (inside the
     caller's transaction, which holds the league lock)."""
+    added, removed = list(added), list(removed)
+    _apply_records(league_id, _records(added, removed))
     delta: dict[tuple, Matchup] = {}
     _merge(delta, aggregate(added).values())
     _merge(delta, aggregate(removed).values(), -1)
@@ -113,10 +117,48 @@ def standings_apply(
     StandingMatchup.objects.filter(league_id=league_id, games__lte=0).delete()
 
 
+def _records(added: Iterable[Game], removed: Iterable[Game] = ()) -> dict[tuple, list[int]]:
+    """(player, scenario) -> [games, wins, draws, losses] that these games add (and take)."""
+    delta: dict[tuple, list[int]] = {}
+    for games, sign in ((added, 1), (removed, -1)):
+        for game in games:
+            for player in game.players:
+                score = game.score(player)
+                row = delta.setdefault((player, game.scenario), [0, 0, 0, 0])
+                for i, n in enumerate((1, score == 1.0, score == 0.5, score == 0.0)):
+                    row[i] += sign * int(n)
+    return {k: v for k, v in delta.items() if any(v)}
+
+
+def _apply_records(league_id: int, delta: dict[tuple, list[int]]) -> None:
+    if not delta:
+        return
+    old = {
+        (r.user_id, r.scenario): r
+        for r in ScenarioRecord.objects.filter(
+            league_id=league_id, user_id__in={p for p, _s in delta}
+        )
+    }
+    changed, new = [], []
+    for (player, scenario), counts in delta.items():
+        row = old.get((player, scenario))
+        if row is None:
+            row = ScenarioRecord(league_id=league_id, user_id=player, scenario=scenario)
+            new.append(row)
+        else:
+            changed.append(row)
+        for f, n in zip(RECORD, counts, strict=True):
+            setattr(row, f, getattr(row, f) + n)
+    ScenarioRecord.objects.bulk_update(changed, RECORD, batch_size=2000)
+    ScenarioRecord.objects.bulk_create(new, batch_size=2000)
+    ScenarioRecord.objects.filter(league_id=league_id, games__lte=0).delete()
+
+
 def standings_rebuild(league_id: int) -> int:
     """Sum a league's aggregates again from all its counting results, a chunk of results at
     a time; answers the number of rows written."""
     totals: dict[tuple, Matchup] = {}
+    records: dict[tuple, list[int]] = {}
     with transaction.atomic():
         results = Result.objects.filter(league_id=league_id, status=Result.Status.ACTIVE).order_by(
             "id"
@@ -132,8 +174,23 @@ def standings_rebuild(league_id: int) -> int:
                 .order_by("id")
                 .values_list("result_id", "user_id", "team")
             )
-            _merge(totals, aggregate(results_to_games(rows, players)).values())
+            games = results_to_games(rows, players)
+            _merge(totals, aggregate(games).values())
+            for k, counts in _records(games).items():
+                row = records.setdefault(k, [0, 0, 0, 0])
+                for i, n in enumerate(counts):
+                    row[i] += n
         StandingMatchup.objects.filter(league_id=league_id).delete()
+        ScenarioRecord.objects.filter(league_id=league_id).delete()
+        ScenarioRecord.objects.bulk_create(
+            (
+                ScenarioRecord(
+                    league_id=league_id, user_id=p, scenario=s, **dict(zip(RECORD, c, strict=True))
+                )
+                for (p, s), c in records.items()
+            ),
+            batch_size=5000,
+        )
         matchups = _rows(league_id, (m for m in totals.values() if m.games > 0))
         StandingMatchup.objects.bulk_create(matchups, batch_size=5000)
     return len(matchups)

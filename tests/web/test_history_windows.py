@@ -24,7 +24,6 @@ from campaigns.models import (
 from campaigns.paging import seal, unseal
 from campaigns.selectors.history import (
     BATTLES_WINDOW,
-    CHART_POINTS,
     HISTORY_WINDOW,
     LOG_WINDOW,
     RESULTS_WINDOW,
@@ -33,7 +32,10 @@ from campaigns.selectors.history import (
 from campaigns.services import side_join
 from campaigns.services._base import append_log
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from campaigns.services.ratings import CHART_POINTS, league_ratings_update
+from campaigns.services.standings import standings_rebuild
 from tests.rules.cc.campaign_helpers import STALINGRAD_DATA
+from tests.web.leagues_helpers import enter
 from tests.web.test_cc_pages import _setup_battle
 
 pytest_plugins = ["tests.web.leagues_helpers"]
@@ -249,6 +251,7 @@ def many_results(league, organiser, members):
             ResultPlayer(result=r, user=members["ben" if i % 2 else "cat"], team="b"),
         )
     )
+    standings_rebuild(league.pk)  # rows written past the services: sum the aggregates again
     return total
 
 
@@ -298,17 +301,28 @@ def test_league_and_profile_results_are_windows(
     assert body["by_system"][0]["played"] == many_results
 
 
-def test_rating_charts_are_sampled(league, members):
-    ann = members["ann"]
-    RatingSnapshot.objects.bulk_create(
-        RatingSnapshot(
-            league=league, system="cc", user=ann, method="elo", seq=i, value=1500 + i, delta=1
-        )
-        for i in range(1, 5 * CHART_POINTS)
-    )
-    charts = rating_charts(ann)
-    points = re.search(r'points="([^"]*)"', charts[0]["svg"]).group(1).split()
-    assert 2 <= len(points) <= CHART_POINTS + 2
+def test_rating_charts_are_thinned_by_the_rating_update(
+    league, organiser, members, django_capture_on_commit_callbacks
+):
+    ann, ben = members["ann"], members["ben"]
+    with django_capture_on_commit_callbacks(execute=False):  # rated once, below
+        for i in range(5 * CHART_POINTS):
+            enter(league, organiser, ann, ben, "a" if i % 2 else "b", day=dt.date(2026, 1, 1))
+    league_ratings_update(league_id=league.pk, full=True)
+
+    def line():
+        svg = rating_charts(ann)[0]["svg"]
+        return re.search(r'points="([^"]*)"', svg).group(1).split()
+
+    full = line()
+    assert CHART_POINTS <= len(full) <= 2 * CHART_POINTS + 1
+    snaps = RatingSnapshot.objects.filter(user=ann, method="elo").count()
+    assert snaps == 5 * CHART_POINTS
+    # an appended result updates the chart from the database's thinned history
+    with django_capture_on_commit_callbacks(execute=True):
+        enter(league, organiser, ann, ben, "a", day=dt.date(2026, 1, 2))
+    after = line()
+    assert CHART_POINTS // 2 <= len(after) <= CHART_POINTS + 2 and after != full
     history = APIClient().get("/api/v1/players/ann/rating-history/").json()
     assert len(history["results"]) == 50 and history["next"]
 
