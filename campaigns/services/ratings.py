@@ -24,7 +24,6 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import (
     BigIntegerField,
     Case,
-    Count,
     DateField,
     F,
     Min,
@@ -33,9 +32,7 @@ from django.db.models import (
     Subquery,
     Value,
     When,
-    Window,
 )
-from django.db.models.functions import Mod, RowNumber
 
 from campaigns.models import League, Rating, RatingSnapshot, Result, ResultPlayer
 from campaigns.models.leagues import DEFAULT_K_BANDS
@@ -248,10 +245,12 @@ def _next_seq(league: League, method: str) -> int:
 METHODS = (Rating.Method.ELO, Rating.Method.OPENSKILL)
 
 
-def _undo_from(league: League, start: tuple[dt.date, int]) -> tuple[dict, dict, dict]:
+def _undo_from(league: League, start: tuple[dt.date, int]) -> tuple[dict, dict, dict, bool]:
     """Drop the snapshots from `start` on and set up each method's stream from the states
-    before it: (streams, next seq, players whose rating the undo touched) by method."""
+    before it: (streams, next seq, players whose rating the undo touched) by method, and
+    whether nothing had to be undone (an append)."""
     streams, seqs, touched = {}, {}, {}
+    appended = start != FROM_START
     for method in METHODS:
         snaps = RatingSnapshot.objects.filter(league=league, method=method)
         if start == FROM_START:
@@ -265,6 +264,7 @@ def _undo_from(league: League, start: tuple[dt.date, int]) -> tuple[dict, dict, 
                 seqs[method] = _next_seq(league, method)
                 touched[method] = set()
             else:
+                appended = False
                 later = snaps.filter(played_on__gte=cut[1], seq__gte=cut[0])
                 touched[method] = set(later.values_list("user_id", flat=True).distinct())
                 later.delete()
@@ -273,13 +273,16 @@ def _undo_from(league: League, start: tuple[dt.date, int]) -> tuple[dict, dict, 
             streams[method] = EloStream(elo_config(league), state)
         else:
             streams[method] = OpenSkillStream(state)
-    return streams, seqs, touched
+    return streams, seqs, touched, appended
 
 
 def _replay(league: League, start: tuple[dt.date, int], *, streaming: bool) -> dict[str, int]:
-    streams, seqs, touched = _undo_from(league, start)
+    streams, seqs, touched, appended = _undo_from(league, start)
     games = snapshots = 0
+    # the charts: a rebuild thins every history as it goes; an append carries on from each
+    # player's stored chart; a replay from the middle thins the touched histories afterwards
     charts: dict[tuple, Thinned] | None = {} if start == FROM_START else None
+    new: dict[tuple, list[float]] = {}
     reading = _games_on_own_connection(league.pk, start) if streaming else nullcontext(None)
     with reading as read, _snapshot_sink(streaming) as put:
 
@@ -291,6 +294,8 @@ def _replay(league: League, start: tuple[dt.date, int], *, streaming: bool) -> d
                     if chart is None:
                         chart = charts[p.player, method] = Thinned(CHART_POINTS)
                     chart.add(p.value)
+                elif appended:
+                    new.setdefault((p.player, method), []).append(p.value)
                 put(
                     (
                         league.pk, league.system, p.player, method, seqs[method], p.game_id,
@@ -310,33 +315,40 @@ def _replay(league: League, start: tuple[dt.date, int], *, streaming: bool) -> d
     for method in METHODS:
         _save_ratings(league, method, streams[method].state, touched[method], start)
     if charts is None:
-        charts = _sampled(league, set().union(*touched.values()))
+        users = set().union(*touched.values())
+        charts = _continued(league, new) if appended else _thinned(league, users)
     _save_charts(league, {k: c.series() for k, c in charts.items()})
     return {"results": games, "snapshots": snapshots}
 
 
-def _sampled(league: League, users: set[int]) -> dict[tuple, Thinned]:
-    """These players' histories in the league, thinned in the database (a replay that did
-    not start at the beginning has not seen their earlier ratings)."""
-    if not users:
-        return {}
-    part = [F("user_id"), F("method")]
+def _continued(league: League, new: dict[tuple, list[float]]) -> dict[tuple, Thinned]:
+    """Each stored chart of these players carried on with their new ratings (an append)."""
+    stored = Rating.objects.filter(league=league, user_id__in={u for u, _m in new})
+    charts = {
+        (u, m): Thinned.resume(CHART_POINTS, chart)
+        for u, m, chart in stored.values_list("user_id", "method", "chart")
+    }
+    for key, values in new.items():
+        chart = charts.setdefault(key, Thinned(CHART_POINTS))
+        for value in values:
+            chart.add(value)
+    return charts
+
+
+def _thinned(league: League, users: set[int]) -> dict[tuple, Thinned]:
+    """These players' whole histories in the league, thinned again (a replay from the
+    middle has not seen their earlier ratings): one streamed query."""
+    charts: dict[tuple, Thinned] = {}
     rows = (
         RatingSnapshot.objects.filter(league=league, user_id__in=users)
-        .annotate(
-            rn=Window(RowNumber(), partition_by=part, order_by=F("seq").asc()),
-            total=Window(Count("pk"), partition_by=part),
-        )
-        .annotate(sample=Mod(F("rn"), (F("total") + Value(CHART_POINTS - 1)) / CHART_POINTS))
-        .filter(Q(rn=1) | Q(rn=F("total")) | Q(sample=0))
         .order_by("user_id", "method", "seq")
-        .values_list("user_id", "method", "rn", "value")
+        .values_list("user_id", "method", "value")
     )
-    charts: dict[tuple, Thinned] = {}
-    for user_id, method, rn, value in rows:
-        chart = charts.setdefault((user_id, method), Thinned(CHART_POINTS))
-        chart.kept.append((rn - 1, round(value, 1)))
-        chart.last, chart.seen = chart.kept[-1], rn
+    for user_id, method, value in rows.iterator(chunk_size=CHUNK):
+        chart = charts.get((user_id, method))
+        if chart is None:
+            chart = charts[user_id, method] = Thinned(CHART_POINTS)
+        chart.add(value)
     return charts
 
 

@@ -19,6 +19,18 @@ class Thinned:
     kept: list[tuple[int, float]] = field(default_factory=list)
     last: tuple[int, float] | None = None
 
+    @classmethod
+    def resume(cls, points: int, series: list) -> Thinned:
+        """Carry on from a `series()` kept earlier (the stored chart of a rating)."""
+        thinned = cls(points)
+        if not series:
+            return thinned
+        steps = [(int(x), v) for x, v in series]
+        thinned.stride = steps[1][0] - steps[0][0] if len(steps) > 1 else 1
+        thinned.kept = [p for p in steps if p[0] % thinned.stride == 0]
+        thinned.seen, thinned.last = steps[-1][0] + 1, steps[-1]
+        return thinned
+
     def add(self, value: float) -> None:
         step = self.seen
         self.seen += 1
