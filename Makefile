@@ -48,7 +48,7 @@ format: install-dev
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .
 
 messages: install-dev
-	$(PY) manage.py makemessages -l es --ignore=.venv --ignore=rules --ignore=tests
+	$(PY) manage.py makemessages -l es --ignore=.venv --ignore=tests
 	$(PY) manage.py compilemessages -l es --ignore=.venv
 
 worker: install

@@ -52,6 +52,7 @@ from campaigns.models.tcs import (
 )
 from campaigns.selectors.leagues import StandingsView, league_results, public_decisions
 from campaigns.services.analyze import analyze_later
+from rules.ratings.standings import METRICS
 
 FORMAT = "campaign-ledger/campaign"
 VERSION = 1
@@ -107,8 +108,12 @@ def results_csv(league) -> str:
 
 
 def standings_csv(view: StandingsView) -> str:
-    keys = [k for k, _label in view.criteria]
-    rows = [["rank", "player", "played", "wins", "draws", "losses", "points", *keys, "elo"]]
+    # points and wins already have their columns: a criterion column only for the others,
+    # named by the criterion's words (every header distinct)
+    extra = [i for i, (k, _label) in enumerate(view.criteria) if k not in ("points", "wins")]
+    header = ["rank", "player", "played", "wins", "draws", "losses", "points"]
+    header += [str(METRICS[view.criteria[i][0]].label).lower() for i in extra]
+    rows = [[*header, "elo"]]
     for item in view.rows:
         row = item["row"]
         user = item["user"]
@@ -121,7 +126,10 @@ def standings_csv(view: StandingsView) -> str:
                 row.draws,
                 row.losses,
                 f"{row.points:g}",
-                *(f"{v:g}" if v is not None else "" for v in item["values"]),
+                *(
+                    f"{v:g}" if v is not None else ""
+                    for v in map(item["values"].__getitem__, extra)
+                ),
                 f"{item['elo']:.1f}" if item["elo"] is not None else "",
             ]
         )

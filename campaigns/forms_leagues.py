@@ -1,16 +1,65 @@
 """Forms of the club and league pages; services do the real validation."""
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import ClubMembership, GameSystem, League, Result
+from campaigns.i18n import say
+from campaigns.models import ClubMembership, GameSystem, League, LeagueParticipant, Result
 from campaigns.models import bounds as b
 from rules.cc.tournament import WinType
 from rules.ratings.standings import METRICS
 
-WIN_TYPES = [("", _("—"))] + [
-    (w.value, w.value.replace("_", " ")) for w in WinType if w != "concession"
-]
+WIN_TYPE_LABELS = {
+    WinType.SURRENDER: _("Surrender"),
+    WinType.LAST_UNIT_ELIMINATED: _("Last unit eliminated"),
+    WinType.OBJECTIVE_5: _("Objective 5 (sudden death)"),
+    WinType.VP: _("Victory points"),
+    WinType.INITIATIVE: _("Initiative"),
+    WinType.FORFEIT: _("Forfeit"),
+}
+WIN_TYPES = [("", _("—"))] + [(w.value, label) for w, label in WIN_TYPE_LABELS.items()]
+
+
+CRITERIA_SLOTS = len(METRICS)  # a place for every criterion
+
+
+def _criteria_choices() -> list[tuple[str, str]]:
+    return [("", "—")] + [(key, say(m.label)) for key, m in METRICS.items()]
+
+
+class CriteriaWidget(forms.MultiWidget):
+    """One drop-down per place in the ranking order, each listing the criteria in words."""
+
+    def __init__(self, attrs=None):
+        super().__init__([forms.Select() for _i in range(CRITERIA_SLOTS)], attrs)
+
+    def decompress(self, value):
+        keys = value.split(",") if isinstance(value, str) else list(value or [])
+        keys = [k.strip() for k in keys if k and k.strip()][:CRITERIA_SLOTS]
+        return keys + [""] * (CRITERIA_SLOTS - len(keys))
+
+    def get_context(self, name, value, attrs):
+        for n, widget in enumerate(self.widgets, start=1):
+            widget.choices = _criteria_choices()
+            widget.attrs.update(
+                {"aria-label": gettext("Criterion %(n)s") % {"n": n}, "class": "criterion-pick"}
+            )
+        return super().get_context(name, value, attrs)
+
+
+class CriteriaField(forms.MultiValueField):
+    """The ranking criteria in order, chosen by name; blank places are skipped (the league
+    service checks the order itself)."""
+
+    widget = CriteriaWidget
+
+    def __init__(self, **kwargs):
+        fields = [forms.CharField(required=False) for _i in range(CRITERIA_SLOTS)]
+        super().__init__(fields, require_all_fields=False, **kwargs)
+
+    def compress(self, data_list):
+        return [key for key in data_list or [] if key]
 
 
 class ClubForm(forms.Form):
@@ -52,11 +101,10 @@ class LeagueForm(forms.Form):
     points_loss = forms.FloatField(
         label=_("Points for a loss"), initial=0, **b.form_range(b.LEAGUE_POINTS)
     )
-    tiebreaks = forms.CharField(
+    tiebreaks = CriteriaField(
         label=_("Ranking criteria, in order"),
-        max_length=200,
-        initial="points, h2h, buchholz, wins",
-        help_text=_("Comma-separated, from: %(keys)s.") % {"keys": ", ".join(METRICS)},
+        initial=["points", "h2h", "buchholz", "wins"],
+        help_text=_("The first decides; each next one only breaks the ties left."),
     )
     apply_cc_handicap = forms.BooleanField(
         label=_("Apply the Combat Commander handicap (EQUILIBRIO) to less experienced players"),
@@ -80,9 +128,6 @@ class LeagueForm(forms.Form):
         **b.form_range(b.BALANCE_MIN_PLAYS),
     )
 
-    def clean_tiebreaks(self):
-        return [t.strip() for t in self.cleaned_data["tiebreaks"].split(",") if t.strip()]
-
     def clean_elo_k_bands(self):
         bands = []
         for part in self.cleaned_data["elo_k_bands"].split(","):
@@ -104,33 +149,91 @@ class LeagueSettingsForm(LeagueForm):
         del self.fields["system"]
 
 
+CC_ONLY = ("win_type", "time_space", "objective_5_in_play")
+
+
+def player_choices(league: League | None) -> list:
+    """The players a result may name: the league's participants first, then the club's
+    other members (anyone enrolled by the result), by username (2 queries)."""
+    if league is None:
+        return []
+    taking_part = list(
+        LeagueParticipant.objects.filter(league=league)
+        .order_by("user__username")
+        .values_list("user__username", flat=True)
+    )
+    others = list(
+        ClubMembership.objects.filter(club_id=league.club_id)
+        .exclude(user__username__in=taking_part)
+        .order_by("user__username")
+        .values_list("user__username", flat=True)
+    )
+    groups = []
+    if taking_part:
+        groups.append((_("Taking part"), [(n, n) for n in taking_part]))
+    if others:
+        groups.append((_("Other club members"), [(n, n) for n in others]))
+    return groups
+
+
+class PlayerPicker(forms.CheckboxSelectMultiple):
+    """A team's players: a checkbox per name, each a 44 px row (see leagues.css)."""
+
+    def __init__(self, attrs=None, choices=()):
+        super().__init__({"class": "player-pick", **(attrs or {})}, choices)
+
+
 class ResultForm(forms.Form):
+    """A result: players picked from the league's participants and the club's members, and
+    only the details of the league's game (win type, Time space and objective 5 are
+    Combat Commander's)."""
+
     played_on = forms.DateField(
         label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"})
     )
     round = forms.IntegerField(label=_("Round"), required=False, **b.form_range(b.ROUND))
     scenario = forms.CharField(label=_("Scenario"), required=False, max_length=120)
-    side_a = forms.CharField(label=_("Side A"), required=False, max_length=80)
-    team_a = forms.CharField(label=_("Side A players"), help_text=_("Usernames joined by “+”."))
-    side_b = forms.CharField(label=_("Side B"), required=False, max_length=80)
-    team_b = forms.CharField(label=_("Side B players"), help_text=_("Usernames joined by “+”."))
-    outcome = forms.ChoiceField(label=_("Outcome"), choices=Result.Outcome.choices)
-    win_type = forms.ChoiceField(label=_("Win type (CC)"), choices=WIN_TYPES, required=False)
-    time_space = forms.IntegerField(
-        label=_("Time space at the end (CC)"), required=False, **b.form_range(b.TIME_SPACE)
+    side_a = forms.CharField(
+        label=_("Side A"),
+        required=False,
+        max_length=80,
+        help_text=_("The side's name in the game, for example Germans."),
     )
-    vp_a = forms.IntegerField(label=_("VP side A"), required=False, **b.form_range(b.VP))
-    vp_b = forms.IntegerField(label=_("VP side B"), required=False, **b.form_range(b.VP))
+    team_a = forms.MultipleChoiceField(label=_("Side A players"), widget=PlayerPicker)
+    side_b = forms.CharField(label=_("Side B"), required=False, max_length=80)
+    team_b = forms.MultipleChoiceField(label=_("Side B players"), widget=PlayerPicker)
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=Result.Outcome.choices)
+    win_type = forms.ChoiceField(label=_("Win type"), choices=WIN_TYPES, required=False)
+    time_space = forms.IntegerField(
+        label=_("Time space at the end"), required=False, **b.form_range(b.TIME_SPACE)
+    )
+    vp_a = forms.IntegerField(
+        label=_("VP side A"),
+        required=False,
+        help_text=_("Below zero too: a skirmish may score −3."),
+        **b.form_range(b.RESULT_DETAILS["vp_a"]),
+    )
+    vp_b = forms.IntegerField(
+        label=_("VP side B"), required=False, **b.form_range(b.RESULT_DETAILS["vp_b"])
+    )
     casualties_a = forms.IntegerField(
         label=_("Casualties side A"), required=False, **b.form_range(b.CASUALTIES)
     )
     casualties_b = forms.IntegerField(
         label=_("Casualties side B"), required=False, **b.form_range(b.CASUALTIES)
     )
-    objective_5_in_play = forms.BooleanField(label=_("Objective 5 in play (CC)"), required=False)
+    objective_5_in_play = forms.BooleanField(label=_("Objective 5 in play"), required=False)
     notes = forms.CharField(label=_("Notes"), required=False, max_length=300)
 
     DETAILS = ("win_type", "time_space", "vp_a", "vp_b", "casualties_a", "casualties_b")
+
+    def __init__(self, *args, league: League | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = player_choices(league)
+        self.fields["team_a"].choices = self.fields["team_b"].choices = choices
+        if league is not None and league.system != GameSystem.COMBAT_COMMANDER:
+            for name in CC_ONLY:
+                del self.fields[name]
 
     def service_kwargs(self) -> dict:
         data = dict(self.cleaned_data)
@@ -154,8 +257,8 @@ class ResultForm(forms.Form):
             "scenario": result.scenario,
             "side_a": result.side_a,
             "side_b": result.side_b,
-            "team_a": "+".join(teams["a"]),
-            "team_b": "+".join(teams["b"]),
+            "team_a": teams["a"],
+            "team_b": teams["b"],
             "outcome": result.outcome,
             "notes": result.notes,
             **(result.details or {}),
@@ -168,6 +271,45 @@ class CorrectionForm(ResultForm):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
+class SettleForm(forms.Form):
+    """The organiser's ruling on a reported or disputed result."""
+
+    ruling = forms.ChoiceField(
+        label=_("Ruling"),
+        choices=[
+            ("a", _("It counts: side A won")),
+            ("b", _("It counts: side B won")),
+            ("draw", _("It counts: a draw")),
+            ("void", _("It does not count (void)")),
+        ],
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
+class RecordGameForm(forms.Form):
+    """Record a finished skirmish or TCS operation in one of the user's leagues of its game."""
+
+    league = forms.TypedChoiceField(label=_("League"), coerce=int)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"),
+        choices=[
+            ("a", _("The first side won")),
+            ("b", _("The second side won")),
+            ("draw", _("A draw")),
+        ],
+        help_text=_("The operation has no winner of its own: say how it ended."),
+    )
+    scenario = forms.CharField(label=_("Scenario"), required=False, max_length=120)
+    round = forms.IntegerField(label=_("Round"), required=False, **b.form_range(b.ROUND))
+
+    def __init__(self, *args, leagues=(), with_outcome: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.leagues = {lg.pk: lg for lg in leagues}
+        self.fields["league"].choices = [(lg.pk, f"{lg.club} · {lg}") for lg in leagues]
+        if not with_outcome:
+            del self.fields["outcome"]
 
 
 class FromBattleForm(forms.Form):

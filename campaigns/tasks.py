@@ -10,6 +10,7 @@ from campaigns.models import Campaign, League
 from campaigns.selectors.leagues import league_get, league_standings
 from campaigns.services.cc_engine import cc_resolve
 from campaigns.services.leagues import league_ratings_recompute
+from campaigns.services.notices import notices_send
 from campaigns.services.resolution import STUCK_AFTER, SWEEP_EVERY, resolution_sweep
 
 
@@ -61,3 +62,10 @@ def recompute_league_ratings(league_id: int) -> dict[str, int] | str:
     except League.DoesNotExist:
         return "gone"
     return report
+
+
+@shared_task(name="campaigns.send_notices")
+def send_notices(kind: str, pk: int) -> int:
+    """E-mail the players a new decision, seat, invitation or reported result waits for,
+    if they asked for it (the settings page); returns how many mails went out."""
+    return notices_send(kind=kind, pk=pk)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from campaigns.views import clubs, leagues
+from campaigns.views import clubs, league_reports, leagues
 
 urlpatterns = [
     path("clubs/", clubs.club_list, name="club-list"),
@@ -16,6 +16,7 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/members/<int:user_pk>/role/", clubs.club_member_role, name="club-role"),
     path("clubs/<slug:slug>/battles/", clubs.club_battle_search, name="club-battles"),
+    path("campaigns/<int:pk>/club/", clubs.campaign_club_view, name="campaign-club"),
     path("clubs/<slug:slug>/leagues/new/", leagues.league_new, name="league-new"),
     path("leagues/<int:pk>/", leagues.league_detail, name="league-detail"),
     path("leagues/<int:pk>/tiebreaks/", leagues.league_tiebreaks, name="league-tiebreaks"),
@@ -24,6 +25,16 @@ urlpatterns = [
     path("leagues/<int:pk>/results/new/", leagues.result_new, name="result-new"),
     path("leagues/<int:pk>/results/battle/", leagues.result_battle, name="result-battle"),
     path("leagues/<int:pk>/results/import/", leagues.results_import, name="results-import"),
+    path(
+        "leagues/<int:pk>/results/report/", league_reports.result_report_view, name="result-report"
+    ),
+    path("leagues/<int:pk>/results/games/", league_reports.league_games, name="league-games"),
+    path(
+        "leagues/<int:pk>/results/<int:rid>/step/<str:step>/",
+        league_reports.result_step,
+        name="result-step",
+    ),
+    path("record/<str:kind>/<int:pk>/", league_reports.record_game, name="record-game"),
     path(
         "leagues/<int:pk>/results/<int:rid>/correct/",
         leagues.result_correct_view,

@@ -11,6 +11,7 @@ urlpatterns = [
     path("rosters/<int:pk>/edit/", v.roster_edit_view, name="roster-edit"),
     path("rosters/<int:pk>/settings/", v.roster_settings, name="roster-settings"),
     path("rosters/<int:pk>/house-rules/", v.roster_house_rules, name="roster-house-rules"),
+    path("rosters/<int:pk>/print/", v.roster_print_view, name="roster-print"),
     path("rosters/<int:pk>/history/", v.roster_history_view, name="roster-history"),
     path("rosters/<int:pk>/history/<int:seq>/undo/", v.roster_revert_view, name="roster-revert"),
     path("rosters/<int:pk>/archive/", v.roster_archive_view, name="roster-archive"),

@@ -42,6 +42,11 @@ urlpatterns = [
         name="tcs-sheet-delete",
     ),
     path(
+        "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/implement/",
+        tcs.tcs_sheet_implement,
+        name="tcs-sheet-implement",
+    ),
+    path(
         "campaigns/<int:pk>/tcs/sheets/<int:sheet_pk>/reveal/",
         tcs.tcs_sheet_reveal,
         name="tcs-sheet-reveal",

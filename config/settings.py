@@ -83,6 +83,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaigns.views.inbox.inbox_badge",
             ],
         },
     },
@@ -156,6 +157,15 @@ CACHES = {
     if REDIS_CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+
+# --- E-mail notices: printed to the console unless SMTP is configured in the environment
+# (DJANGO_EMAIL_URL, e.g. smtp+tls://user:password@mail.example.org:587).
+EMAIL_CONFIG = env.email_url("DJANGO_EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str(
+    "DJANGO_DEFAULT_FROM_EMAIL", default="Campaign Ledger <noreply@localhost>"
+)
+SITE_URL = env.str("DJANGO_SITE_URL", default="http://localhost:8000")
 
 # --- Celery: eager in-process without a broker, a real broker when CELERY_BROKER_URL is set.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from campaigns.views import accounts, campaigns, cc, dice, health, home
+from campaigns.views import accounts, campaigns, cc, cc_tables, dice, health, home, inbox
 
 # Swagger UI: its start-up script is served by the view itself (the split view, no inline
 # script), but the page has an inline <style> and Swagger UI sets style attributes and draws
@@ -18,6 +18,11 @@ api_docs = csp_replace({"style-src": [SELF, UNSAFE_INLINE], "img-src": [SELF, "d
 urlpatterns = [
     path("", home.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", inbox.favicon, name="favicon"),
+    path("inbox/", inbox.inbox, name="inbox"),
+    path("accounts/notices/", inbox.notice_settings, name="notice-settings"),
+    path("live/campaign/<int:pk>/", inbox.live_campaign, name="live-campaign"),
+    path("live/skirmish/<int:pk>/", inbox.live_skirmish, name="live-skirmish"),
     path("dice/odds/", dice.odds, name="dice-odds"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign-detail"),
@@ -30,7 +35,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/invite/", campaigns.side_invite_view, name="side-invite"),
     path("campaigns/<int:pk>/advance/", cc.cc_advance_view, name="cc-advance"),
     path("campaigns/<int:pk>/resume/", cc.cc_resume_view, name="cc-resume"),
-    path("campaigns/<int:pk>/tables/", cc.cc_tables, name="cc-tables"),
+    path("campaigns/<int:pk>/tables/", cc_tables.cc_tables, name="cc-tables"),
     path("campaigns/<int:pk>/log/", cc.full_log, name="campaign-log"),
     path(
         "campaigns/<int:pk>/decisions/<int:decision_pk>/",

@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any, Literal, Protocol
 
 from rules.errors import DiceError, RollNeeded
+from rules.i18n import Msg
 
 Reading = Literal["sum", "tens_units"]
 
@@ -74,8 +75,9 @@ class RollKind:
             )
         for face, sides, label in zip(faces, self.sides, self.labels, strict=True):
             if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= sides:
+                die = label if label.startswith("die") else f"{label} die"  # "die 3", "red die"
                 raise DiceError(
-                    f"the {label} die of a {self.name} shows 1 to {sides}, not {face!r}"
+                    f"{die} of the {self.name} must show 1 to {sides}; {face!r} is not on it"
                 )
         return tuple(faces)
 
@@ -146,7 +148,7 @@ class RollRecord:
     """
 
     kind: str
-    purpose: str
+    purpose: str | Msg
     rule: str
     faces: tuple[int, ...]
     value: int
@@ -169,7 +171,8 @@ class RollRecord:
     def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "purpose": self.purpose,
+            "purpose": str(self.purpose),
+            **({"purpose_msg": self.purpose.as_dict()} if isinstance(self.purpose, Msg) else {}),
             "rule": self.rule,
             "faces": list(self.faces),
             "value": self.value,
@@ -180,7 +183,9 @@ class RollRecord:
     def from_dict(cls, data: dict[str, Any]) -> RollRecord:
         return cls(
             kind=data["kind"],
-            purpose=data["purpose"],
+            purpose=(
+                Msg.from_dict(data["purpose_msg"]) if data.get("purpose_msg") else data["purpose"]
+            ),
             rule=data["rule"],
             faces=tuple(data.get("faces") or ()),
             value=data["value"],
@@ -189,7 +194,7 @@ class RollRecord:
 
 
 class DiceSource(Protocol):
-    def roll(self, kind: str | RollKind, *, purpose: str, rule: str = "") -> RollRecord: ...
+    def roll(self, kind: str | RollKind, *, purpose: str | Msg, rule: str = "") -> RollRecord: ...
 
 
 @dataclass
@@ -202,7 +207,7 @@ class _FaceRoller:
     def _face(self, sides: int) -> int:
         raise NotImplementedError
 
-    def roll(self, kind_: str | RollKind, *, purpose: str, rule: str = "") -> RollRecord:
+    def roll(self, kind_: str | RollKind, *, purpose: str | Msg, rule: str = "") -> RollRecord:
         spec = kind(kind_)
         faces = tuple(self._face(s) for s in spec.sides)
         record = RollRecord(spec.name, purpose, rule, faces, spec.value(faces), self.source)
@@ -259,7 +264,7 @@ class EnteredDice:
     def remaining(self) -> int:
         return len(self._entries)
 
-    def roll(self, kind_: str | RollKind, *, purpose: str, rule: str = "") -> RollRecord:
+    def roll(self, kind_: str | RollKind, *, purpose: str | Msg, rule: str = "") -> RollRecord:
         spec = kind(kind_)
         if not self._entries:
             raise RollNeeded(spec.name, purpose, rule)
@@ -284,7 +289,7 @@ def parse_entry(text: str | int | Sequence[int]) -> Entry:
 
 
 def entered_roll(
-    kind_: str | RollKind, entry: Entry, *, purpose: str, rule: str = ""
+    kind_: str | RollKind, entry: Entry, *, purpose: str | Msg, rule: str = ""
 ) -> RollRecord:
     """Validate one value a player rolled at the table and make its record."""
     spec = kind(kind_)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.i18n import Msg
+
 
 class RuleError(ValueError):
     """An input breaks a rule; `rule` is the rule id (for example "ST-C3.3")."""
@@ -19,7 +21,7 @@ class DiceError(RuleError):
 class RollNeeded(DiceError):
     """Players roll at the table and have not yet entered this roll: ask them for it."""
 
-    def __init__(self, kind: str, purpose: str, rule: str = "") -> None:
+    def __init__(self, kind: str, purpose: str | Msg, rule: str = "") -> None:
         self.kind = kind
         self.purpose = purpose
         super().__init__(f"no entered roll left for {purpose} ({kind})", rule=rule)

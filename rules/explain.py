@@ -7,14 +7,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.dice import RollRecord
+from rules.i18n import Msg
 
 
 @dataclass(frozen=True)
 class Step:
-    """One reason in an explanation: the rule applied, what happened, the value it gave."""
+    """One reason in an explanation: the rule applied, what happened, the value it gave.
+
+    `text` is a message (`rules.i18n.msg`) the site renders in the reader's language; a
+    plain string is shown as it is."""
 
     rule: str
-    text: str
+    text: str | Msg
     value: Any = None
     roll: RollRecord | None = None
 
@@ -23,13 +27,15 @@ class Step:
         roll = data.get("roll")
         return cls(
             data["rule"],
-            data["text"],
+            Msg.from_dict(data["msg"]) if data.get("msg") else data["text"],
             data.get("value"),
             RollRecord.from_dict(roll) if roll else None,
         )
 
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"rule": self.rule, "text": self.text}
+        data: dict[str, Any] = {"rule": self.rule, "text": str(self.text)}
+        if isinstance(self.text, Msg):
+            data["msg"] = self.text.as_dict()
         if self.value is not None:
             data["value"] = self.value
         if self.roll is not None:
@@ -43,7 +49,9 @@ class Explanation:
 
     steps: list[Step] = field(default_factory=list)
 
-    def add(self, rule: str, text: str, value: Any = None, roll: RollRecord | None = None) -> Any:
+    def add(
+        self, rule: str, text: str | Msg, value: Any = None, roll: RollRecord | None = None
+    ) -> Any:
         """Record a step and return `value`, so look-ups can be written inline."""
         self.steps.append(Step(rule, text, value, roll))
         return value
@@ -87,7 +95,7 @@ class Decision:
 
     key: str
     rule: str
-    prompt: str
+    prompt: str | Msg
     options: tuple[Any, ...]
     chooser: str = ""
     min_choices: int | None = None
@@ -102,7 +110,8 @@ class Decision:
         return {
             "key": self.key,
             "rule": self.rule,
-            "prompt": self.prompt,
+            "prompt": str(self.prompt),
+            **({"prompt_msg": self.prompt.as_dict()} if isinstance(self.prompt, Msg) else {}),
             "options": list(self.options),
             "chooser": self.chooser,
             "min_choices": self.min_choices,
@@ -116,7 +125,7 @@ class Decision:
         return cls(
             data["key"],
             data["rule"],
-            data["prompt"],
+            Msg.from_dict(data["prompt_msg"]) if data.get("prompt_msg") else data["prompt"],
             options,
             data.get("chooser", ""),
             data.get("min_choices"),

@@ -7,6 +7,7 @@ from rest_framework.validators import UniqueValidator
 
 from campaigns.api.fields import DistinctListField
 from campaigns.cc.labels import option_labels
+from campaigns.i18n import say_entry
 from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side
 from campaigns.models import bounds as b
 from campaigns.services.cc_engine import can_answer
@@ -56,6 +57,18 @@ class CampaignSerializer(serializers.ModelSerializer):
         read_only_fields = ["status", "created_at", "updated_at", "template"]
 
 
+def campaign_club_field() -> serializers.SlugRelatedField:
+    """A new campaign's club, by slug (optional): one the caller belongs to."""
+    return serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("The club the campaign belongs to (its slug); you must be a member."),
+    )
+
+
 class CampaignCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
     system = serializers.ChoiceField(choices=GameSystem.choices)
@@ -74,10 +87,14 @@ class CampaignCreateSerializer(serializers.Serializer):
     as_game_master = serializers.BooleanField(
         default=False, help_text=_("Run it as its neutral game master instead of playing a side.")
     )
+    club = campaign_club_field()
 
 
 class LogEntrySerializer(serializers.ModelSerializer):
     actor = UserSerializer(read_only=True)
+    summary = serializers.SerializerMethodField(
+        help_text=_("What happened, in the language the request asks for (Accept-Language).")
+    )
 
     class Meta:
         model = LogEntry
@@ -93,6 +110,9 @@ class LogEntrySerializer(serializers.ModelSerializer):
             "private_to",
             "created_at",
         ]
+
+    def get_summary(self, entry: LogEntry) -> str:
+        return say_entry(entry)
 
 
 # A club's address is made from its name: the name needs a letter or digit it can keep.
@@ -138,7 +158,7 @@ class DecisionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     key = serializers.CharField()
     rule = serializers.CharField()
-    prompt = serializers.CharField()
+    prompt = serializers.CharField(source="prompt_text")
     battle = serializers.IntegerField(
         source="battle.number", default=None, allow_null=True, help_text=_("The battle number.")
     )

@@ -14,6 +14,8 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from rules.cc import gastadores, normandy, stalingrad
 from rules.cc.campaign import Machine, Outcome, Phase
 from rules.cc.campaign_tables import EXAMPLE_FILE, CampaignTables
@@ -45,6 +47,16 @@ class CCTemplate:
     number_attr: str = "battle"
     needs_tables: bool = True
 
+    @property
+    def title(self) -> str:
+        """The template's name in the reader's language (`label` keeps the English id)."""
+        return gettext(self.label)
+
+    @property
+    def blurb(self) -> str:
+        """The template's description in the reader's language."""
+        return gettext(self.description) if self.description else ""
+
     # -- state ---------------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any]) -> Machine:
         return self.module.new_campaign(self.options_cls(**self.clean_options(options)))
@@ -74,7 +86,7 @@ class CCTemplate:
     def position(self, state: Machine) -> str:
         if hasattr(state, "position"):
             return state.position
-        return f"Scenario {state.scenario}"
+        return f"Scenario {state.scenario}"  # stored on the Battle row: a name, not prose
 
     def tables(self, data: Mapping[str, Any]) -> CampaignTables | None:
         return CampaignTables.load(data) if self.needs_tables else None
@@ -153,7 +165,7 @@ TEMPLATES: dict[str, CCTemplate] = {
     for t in (
         CCTemplate(
             key="stalingrad",
-            label="Stalingrad (Scenario 45)",
+            label=gettext_noop("Stalingrad (Scenario 45)"),
             module=stalingrad,
             state_cls=stalingrad.StalingradState,
             options_cls=stalingrad.StalingradOptions,
@@ -162,14 +174,14 @@ TEMPLATES: dict[str, CCTemplate] = {
             maps=stalingrad.MAPS,
             result_fields=("survivors",),
             make_result=_stalingrad_result,
-            description=(
+            description=gettext_noop(
                 "Five Campaign Positions on the Mamayev Kurgan; decisive victory at the enemy's "
                 "end of the track, campaign Sudden Death from battle 5."
             ),
         ),
         CCTemplate(
             key="normandy",
-            label="Normandy toward St-Lô (Scenario 56)",
+            label=gettext_noop("Normandy toward St-Lô (Scenario 56)"),
             module=normandy,
             state_cls=normandy.NormandyState,
             options_cls=normandy.NormandyOptions,
@@ -178,14 +190,14 @@ TEMPLATES: dict[str, CCTemplate] = {
             maps=normandy.MAPS,
             result_fields=(),
             make_result=lambda winner, _data, _state: winner,
-            description=(
+            description=gettext_noop(
                 "July 1944: the first side to four wins takes the campaign; armor, artillery and "
                 "fortification pools, promotions and a rest day."
             ),
         ),
         CCTemplate(
             key="gastadores",
-            label="Gastadores (C3i: US airborne in the Cotentin)",
+            label=gettext_noop("Gastadores (C3i: US airborne in the Cotentin)"),
             module=gastadores,
             state_cls=gastadores.GastadoresState,
             options_cls=gastadores.GastadoresOptions,
@@ -194,7 +206,7 @@ TEMPLATES: dict[str, CCTemplate] = {
             maps={},
             result_fields=("method", "vp_margin"),
             make_result=_gastadores_result,
-            description=(
+            description=gettext_noop(
                 "Three linked published scenarios; the winner of a phase picks the next one or "
                 "cedes it for a resource roll; net VP decide the campaign."
             ),

@@ -1,4 +1,5 @@
-"""Forms for Combat Commander campaigns: creation, tables, decisions, battle play."""
+"""Forms for Combat Commander campaigns: creation, decisions, battle play (the tables' forms
+are in `campaigns.cc.tables_forms`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import ast
 import dataclasses
 import inspect
 import itertools
-import json
 from enum import Enum
 from functools import cache
 
@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.cc.engines import CCTemplate
 from campaigns.cc.labels import option_labels
-from campaigns.jsontext import JSONTextError, loads_checked
+from campaigns.forms import ClubFieldMixin
 from campaigns.models import Campaign, Decision
 from campaigns.models import bounds as b
 from campaigns.services.battles import EVENTS, parse_units
@@ -39,7 +39,7 @@ def option_help(cls: type) -> dict[str, str]:
     return found
 
 
-class CCCampaignForm(forms.Form):
+class CCCampaignForm(ClubFieldMixin, forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
     role = forms.ChoiceField(label=_("Your part"))
     visibility = forms.ChoiceField(
@@ -62,8 +62,9 @@ class CCCampaignForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    def __init__(self, template: CCTemplate, *args, **kwargs):
+    def __init__(self, template: CCTemplate, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.add_club_field(user)
         self.template = template
         self.fields["role"].choices = [
             *(
@@ -102,37 +103,12 @@ class CCCampaignForm(forms.Form):
             "options": {k[4:]: v for k, v in data.items() if k.startswith("opt_")},
             "creator_side": int(role) if role.isdecimal() else None,
             "as_game_master": role == "gm",
+            "club": self.chosen_club(),
         }
 
 
-class TablesForm(forms.Form):
-    tables = forms.CharField(
-        label=_("Tables (JSON)"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false", "class": "code"}),
-    )
-    upload = forms.FileField(label=_("…or upload a JSON file"), required=False)
-
-    def clean(self):
-        data = super().clean()
-        raw = (
-            data.get("upload").read().decode("utf-8", "replace")
-            if data.get("upload")
-            else data.get("tables")
-        )
-        if not raw:
-            raise forms.ValidationError(_("Paste the tables or upload a file."))
-        try:
-            data["parsed"] = loads_checked(raw)
-        except JSONTextError as exc:
-            cause = exc.__cause__
-            if isinstance(cause, json.JSONDecodeError):
-                raise forms.ValidationError(
-                    _("This is not valid JSON (line %(line)s, column %(col)s: %(msg)s).")
-                    % {"line": cause.lineno, "col": cause.colno, "msg": cause.msg}
-                ) from None
-            raise forms.ValidationError(str(exc)) from None
-        return data
+RADIOS_MAX = 6
+"""More options than this, all numbers, are offered as a select rather than radios."""
 
 
 def decision_form(decision: Decision, data=None) -> forms.Form:
@@ -153,8 +129,14 @@ def decision_form(decision: Decision, data=None) -> forms.Form:
             widget=forms.CheckboxSelectMultiple,
         )
     elif decision.options:
+        # A number among many (Fortification Points 0–11) is a select, not a row of radios.
+        many_numbers = len(choices) > RADIOS_MAX and all(
+            isinstance(o, int) and not isinstance(o, bool) for o in decision.options
+        )
         form.fields["answer"] = forms.ChoiceField(
-            label=_("Your choice"), choices=choices, widget=forms.RadioSelect
+            label=_("Your choice"),
+            choices=choices,
+            widget=forms.Select if many_numbers else forms.RadioSelect,
         )
     else:
         form.fields["answer"] = forms.IntegerField(
@@ -173,11 +155,24 @@ class EventForm(forms.Form):
         help_text=_("Signed, toward the first side listed: +2 or −1."),
     )
 
+    def __init__(self, *args, toward: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        if toward:
+            self.fields["vp_delta"].help_text = _("Signed, + toward %(side)s: +2 or −1.") % {
+                "side": toward
+            }
+
+    def clean(self):
+        data = super().clean()
+        if data.get("category") == "vp" and data.get("vp_delta") is None:
+            self.add_error("vp_delta", _("Enter the VP change as a signed number: +2 or −1."))
+        return data
+
 
 class RollForm(forms.Form):
     roll_kind = forms.ChoiceField(
         label=_("Dice"),
-        choices=[("2d6", "2d6 (white + coloured)"), ("d6", "d6"), ("d10", "d10")],
+        choices=[("2d6", _("2d6 (white + coloured)")), ("d6", "d6"), ("d10", "d10")],
         initial="2d6",
     )
     purpose = forms.CharField(label=_("For"), max_length=120)
@@ -189,13 +184,21 @@ class RollForm(forms.Form):
     )
 
 
+WIN_METHOD_LABELS = {
+    WinMethod.VP: _("On Victory Points"),
+    WinMethod.SURRENDER: _("By surrender"),
+    WinMethod.OBJECTIVE_5: _("Objective 5 (sudden death)"),
+    WinMethod.CONCESSION: _("By concession"),
+}
+
+
 class ResultForm(forms.Form):
     """The winner, and what the template's post-battle rules need (`result_fields`)."""
 
     winner = forms.ChoiceField(label=_("Winner"), widget=forms.RadioSelect)
     method = forms.ChoiceField(
         label=_("How it was won"),
-        choices=[(m.value, m.value.replace("_", " ").capitalize()) for m in WinMethod],
+        choices=[(m.value, label) for m, label in WIN_METHOD_LABELS.items()],
         initial=WinMethod.VP.value,
     )
     vp_margin = forms.IntegerField(

@@ -1,64 +1,169 @@
-"""Decision options as words a player reads: a translated label for each option value.
+"""Decision options as words a player reads: a label for each option value, as a message.
 
 The engine answers with plain values (``raise_own``, ``True``, a Campaign Position code, a
 survivor's id); the pages and the API show each with a label built from the decision's key
-and what the campaign knows (its sides, its tables, the battle's survivors).
+and what the campaign knows (its sides, its tables, the battle's survivors). Labels are
+messages (`rules.i18n.msg`) so a log entry that quotes an answer keeps it and reads in each
+reader's language; `option_labels` renders them for the page being drawn.
+
+Every decision family the Combat Commander engines open is covered (`FAMILIES`): fixed
+choices have their own words, yes/no questions say what "no" costs, Campaign Positions,
+scenarios, Patrols with their price and survivors with what they carry are described; a
+family whose options are names (Section Leaders, Patrols) or numbers shows them as they are.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-
 from campaigns.cc.engines import TEMPLATES
+from campaigns.i18n import say
+from rules.i18n import Msg, msg
 
 FIXED = {
     "quality": {
-        "raise_own": gettext_lazy("Raise your own troop quality one level"),
-        "lower_opponent": gettext_lazy("Lower your opponent's troop quality one level"),
-        "none": gettext_lazy("Leave both qualities as they are"),
+        "raise_own": msg("Raise your own troop quality one level"),
+        "lower_opponent": msg("Lower your opponent's troop quality one level"),
+        "none": msg("Leave both qualities as they are"),
     },
     "option": {
-        "choose": gettext_lazy("Choose the next scenario yourself"),
-        "cede": gettext_lazy("Let your opponent choose, and roll on your Resource Table"),
+        "choose": msg("Choose the next scenario yourself"),
+        "cede": msg("Let your opponent choose, and roll on your Resource Table"),
     },
 }
-YES_NO = {True: gettext_lazy("Yes"), False: gettext_lazy("No")}
+YES_NO = {True: msg("Yes"), False: msg("No")}
+NOTHING_IF_NO = {
+    "resource_available": msg("No — not available: you would receive nothing"),
+}
+"""Yes/no questions whose "no" yields nothing: the option says so before it is chosen."""
+NAMED = ("divisional", "rest_day", "fill_ins")
+"""Families whose options are formation or leader names, shown as they are."""
+NUMBERS = ("rs7", "rs9", "fortify", "german_artillery", "roll")
+"""Families answered with a number (listed as options when there are few)."""
+FAMILIES = (
+    *FIXED,
+    "us_armor",
+    "german_armor",
+    *NOTHING_IF_NO,
+    "initiative_holder",
+    "position",
+    "scenario",
+    "purchase",
+    "reinforcements",
+    "weapons",
+    *NAMED,
+    *NUMBERS,
+)
+"""Every decision family the engines open (tests check none is left without words)."""
+
+VICTORY = {
+    "decisive": msg("a decisive victory"),
+    "tactical": msg("a tactical victory"),
+    "four_wins": msg("a victory with four battles won"),
+    "substantial": msg("a substantial victory"),
+    "narrow": msg("a narrow victory"),
+}
+
+
+NOTES = {
+    m.id: m
+    for m in (
+        msg(
+            "DEMO PLACEHOLDERS: these costs, Orders, Initiative, Surrender and Divisional Reserve "
+            "rows are made up so the demo can be played through. They are NOT the rulebook's "
+            "values; replace them with the ones printed in your copy of the game."
+        ),
+    )
+}
+"""Notes the site's own table files carry (the demo placeholder banner), as messages."""
+
+
+def table_note(text: str) -> str:
+    """A campaign tables' note in the reader's language when it is one the site wrote."""
+    return say(NOTES.get(text, text))
+
+
+SIDE_NAMES = {
+    m.id: m
+    for m in (
+        msg("Germans"),
+        msg("Soviets"),
+        msg("Americans"),
+        msg("British"),
+        msg("Axis"),
+        msg("Allies"),
+    )
+}
+"""The side names templates and the demo give, as messages; a name a player typed stays his."""
+
+
+def side_word(name: str) -> Msg | str:
+    """A side's name ("Germans", "Soviets") as a message read in the reader's language, or
+    the name as it was typed when it is not one of the site's own."""
+    return SIDE_NAMES.get(name, name)
+
+
+VICTORY_SHORT = {
+    "decisive": msg("decisive"),
+    "tactical": msg("tactical"),
+    "four_wins": msg("four wins"),
+    "substantial": msg("substantial"),
+    "narrow": msg("narrow"),
+}
+"""The victory's level as the dashboard names it beside the winner ("Germans — decisive")."""
+
+
+def victory_word(victory: str | None) -> Msg:
+    """The victory as a sentence says it ("a decisive victory")."""
+    return VICTORY.get(victory or "", msg("a victory"))
+
+
+def victory_short(victory: str | None) -> Msg | str:
+    return VICTORY_SHORT.get(victory or "", victory or "")
 
 
 def option_labels(decision) -> list[dict[str, Any]]:
     """Each option of `decision` as {"value": the value to answer with, "label": words}."""
-    return [{"value": o, "label": _label(decision, o)} for o in decision.options]
+    return [{"value": o, "label": say(label_msg(decision, o))} for o in decision.options]
+
+
+def answer_words(decision, answer: Any) -> Msg | str:
+    """An answer as words (a message): the labels of the chosen options, or the number."""
+    chosen = answer if isinstance(answer, list) else [answer]
+    if not chosen:
+        return msg("nothing")
+    words = [label_msg(decision, a) if a in decision.options else str(a) for a in chosen]
+    if len(words) == 1:
+        return words[0]
+    params = {f"a{i}": w for i, w in enumerate(words)}
+    return msg(", ".join(f"%({k})s" for k in params), **params)
 
 
 def answer_text(decision, answer: Any) -> str:
-    """An answer as words: the labels of the chosen options, or the number entered."""
-    chosen = answer if isinstance(answer, list) else [answer]
-    if not chosen:
-        return _("nothing")
-    return ", ".join(_label(decision, a) if a in decision.options else str(a) for a in chosen)
+    """`answer_words` in the reader's language."""
+    return say(answer_words(decision, answer))
 
 
-def _label(decision, option: Any) -> str:
+def label_msg(decision, option: Any) -> Msg | str:
+    """One option's words: a message, or the option itself when it is a name or a number."""
     family = decision.key.split(".", 1)[0]
     if isinstance(option, bool):
-        return str(YES_NO[option])
+        return YES_NO[option] if option or family not in NOTHING_IF_NO else NOTHING_IF_NO[family]
     fixed = FIXED.get(family, {})
     if option in fixed:
-        return str(fixed[option])
+        return fixed[option]
     campaign = decision.campaign
     tpl = TEMPLATES.get(campaign.template)
     if family == "initiative_holder" and tpl is not None:
-        return dict((f.value, name) for name, f in tpl.sides).get(option, str(option))
+        names = {f.value: name for name, f in tpl.sides}
+        return side_word(names[option]) if option in names else str(option)
     if family == "position" and tpl is not None:
         map_number = tpl.maps.get(option)
         if map_number is None:
-            return _("Campaign Position %(cp)s") % {"cp": option}
-        return _("Campaign Position %(cp)s (map %(map)s)") % {"cp": option, "map": map_number}
+            return msg("Campaign Position %(cp)s", cp=option)
+        return msg("Campaign Position %(cp)s (map %(map)s)", cp=option, map=map_number)
     if family == "scenario":
-        return _("Scenario %(n)s") % {"n": option}
+        return msg("Scenario %(n)s", n=option)
     if family == "purchase":
         return _priced(campaign.tables, str(option))
     if family in ("reinforcements", "weapons") and decision.battle is not None:
@@ -66,24 +171,25 @@ def _label(decision, option: Any) -> str:
     return str(option)
 
 
-def _priced(tables: dict[str, Any], formation: str) -> str:
+def _priced(tables: dict[str, Any], formation: str) -> Msg | str:
     rows = (tables.get("campaign_forces") or {}).get("rows") or []
     cost = next((r.get("cost") for r in rows if r.get("formation") == formation), None)
     if cost is None:
         return formation
-    return _("%(formation)s (costs %(cost)s VP)") % {"formation": formation, "cost": cost}
+    return msg("%(formation)s (costs %(cost)s VP)", formation=formation, cost=cost)
 
 
-def _survivor(result: dict[str, Any], side: str, unit_id: Any) -> str:
+def _survivor(result: dict[str, Any], side: str, unit_id: Any) -> Msg | str:
     units = (result.get("survivors") or {}).get(side) or []
     unit = next((u for u in units if u.get("id") == unit_id), None)
     if unit is None:
         return str(unit_id)
-    details = [str(unit.get("kind") or unit_id)]
+    details: dict[str, Any] = {"d0": str(unit.get("kind") or unit_id)}
     if unit.get("weapon"):
-        details.append(_("with %(weapon)s") % {"weapon": unit["weapon"]})
+        details["d1"] = msg("with %(weapon)s", weapon=unit["weapon"])
     if unit.get("veteran"):
-        details.append(_("veteran"))
+        details["d2"] = msg("veteran")
     if unit.get("leader_of"):
-        details.append(_("leads %(patrol)s") % {"patrol": unit["leader_of"]})
-    return _("%(what)s — %(id)s") % {"what": ", ".join(details), "id": unit_id}
+        details["d3"] = msg("leads %(patrol)s", patrol=unit["leader_of"])
+    what = msg(", ".join(f"%({k})s" for k in details), **details)
+    return msg("%(what)s — %(id)s", what=what, id=unit_id)

@@ -20,6 +20,7 @@ from campaigns.models.leagues import (
     ResultCorrection,
     ResultPlayer,
 )
+from campaigns.models.notices import NoticeSettings
 from campaigns.models.rosters import (
     Roster,
     RosterChange,
@@ -51,6 +52,7 @@ __all__ = [
     "League",
     "LeagueParticipant",
     "LogEntry",
+    "NoticeSettings",
     "OpSheetRecord",
     "Rating",
     "RatingSnapshot",

@@ -5,6 +5,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.i18n import say
 from campaigns.models import bounds as b
 
 
@@ -75,6 +76,12 @@ class Decision(models.Model):
     key = models.CharField(max_length=60)
     rule = models.CharField(max_length=40, blank=True)
     prompt = models.TextField(**b.text(b.SERVER_TEXT_MAX))
+    prompt_msg = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=b.json_size(b.JSON_SMALL),
+        help_text="The prompt as a message id with parameters, drawn in the reader's language.",
+    )
     options = models.JSONField(default=list, blank=True)
     min_choices = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=b.between(b.CHOICES)
@@ -115,6 +122,11 @@ class Decision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status})"
+
+    @property
+    def prompt_text(self) -> str:
+        """The prompt in the reader's language (`prompt` keeps its English words)."""
+        return say(self.prompt_msg) if self.prompt_msg else self.prompt
 
     @property
     def is_multiple(self) -> bool:

@@ -42,8 +42,8 @@ CASUALTIES = (0, 999)
 TIME_SPACE = (0, 99)
 RESULT_DETAILS = {  # a league result's Combat Commander figures
     "time_space": TIME_SPACE,
-    "vp_a": VP,
-    "vp_b": VP,
+    "vp_a": VP_MARGIN,  # a skirmish scores below zero (Parabellum: −3)
+    "vp_b": VP_MARGIN,
     "casualties_a": CASUALTIES,
     "casualties_b": CASUALTIES,
 }

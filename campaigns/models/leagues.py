@@ -146,8 +146,14 @@ class Result(models.Model):
         DRAW = "draw", _("Draw")
 
     class Status(models.TextChoices):
+        """A player's report waits for the opponent's confirmation (or a dispute the
+        organiser settles); only a result that counts (entered by the organiser, confirmed
+        or settled) enters the standings and ratings."""
+
         ACTIVE = "active", _("Counts")
         VOID = "void", _("Void")
+        REPORTED = "reported", _("Awaiting the opponent's confirmation")
+        DISPUTED = "disputed", _("Disputed")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="results")
     battle = models.ForeignKey(
@@ -156,6 +162,21 @@ class Result(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="league_results",
+    )
+    skirmish = models.ForeignKey(
+        "campaigns.SkirmishBattle",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="league_results",
+    )
+    operation = models.ForeignKey(
+        "campaigns.Campaign",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="league_results",
+        help_text="A finished TCS operation recorded as this result.",
     )
     played_on = models.DateField(_("played on"))
     round = models.PositiveSmallIntegerField(
@@ -186,7 +207,17 @@ class Result(models.Model):
                 fields=["league", "battle"],
                 condition=models.Q(battle__isnull=False),
                 name="one_result_per_battle",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["league", "skirmish"],
+                condition=models.Q(skirmish__isnull=False),
+                name="one_result_per_skirmish",
+            ),
+            models.UniqueConstraint(
+                fields=["league", "operation"],
+                condition=models.Q(operation__isnull=False),
+                name="one_result_per_operation",
+            ),
         ]
         indexes = [
             models.Index(fields=["league", "status", "played_on"]),
@@ -228,6 +259,10 @@ class ResultCorrection(models.Model):
         CORRECT = "correct", _("Corrected")
         VOID = "void", _("Voided")
         RESTORE = "restore", _("Restored")
+        REPORT = "report", _("Reported by a player")
+        CONFIRM = "confirm", _("Confirmed by the opponent")
+        DISPUTE = "dispute", _("Disputed by the opponent")
+        SETTLE = "settle", _("Settled by the organiser")
 
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="trace")
     action = models.CharField(max_length=8, choices=Action.choices)

@@ -13,12 +13,26 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
+from campaigns.rosters.words import (
+    FIELD_LABELS,
+    doubtful,
+    edit_summary,
+    extras_msg,
+    soldier_name,
+    squad_name,
+    unit_option,
+    weapon_msg,
+)
 from rules.errors import RuleError
+from rules.i18n import Msg, msg
 from rules.m1936 import army as m36_army
+from rules.m1936 import labels as m36_labels
 from rules.m1936.data import Faction, Quality, catalogue
 from rules.m1936.house_rules import HouseRules as M36HouseRules
 from rules.m1936.validation import legal_options, validate_army
-from rules.parabellum.data import EXPERIENCES, all_squad_types, nation, weapon
+from rules.parabellum import labels as pb_labels
+from rules.parabellum.data import nation
 from rules.parabellum.house_rules import HouseRules as PBHouseRules
 from rules.parabellum.roster import Roster as PBRoster
 from rules.parabellum.roster import _candidates, apply_choice, new_roster, slot_options
@@ -43,10 +57,6 @@ class BuilderError(Exception):
 
 
 # --- Parabellum ------------------------------------------------------------------------------
-
-
-def squad_choices() -> list[tuple[str, str]]:
-    return [(s.id, f"{nation(s.nation).name} · {s.name} ({s.pm} PM)") for s in all_squad_types()]
 
 
 def pb_roster(data: dict[str, Any]) -> PBRoster:
@@ -86,7 +96,7 @@ def _pb_value(field: str, raw: Any) -> Any:
     return raw
 
 
-def pb_edit(data: dict[str, Any], soldier_id: str, field: str, raw: Any) -> tuple[dict, str]:
+def pb_edit(data: dict[str, Any], soldier_id: str, field: str, raw: Any) -> tuple[dict, Msg]:
     """Apply one builder edit; only values the builder could offer are accepted."""
     roster = pb_roster(data)
     if field not in PB_FIELDS:
@@ -99,7 +109,7 @@ def pb_edit(data: dict[str, Any], soldier_id: str, field: str, raw: Any) -> tupl
         ) from None
     if soldier.status != "active":
         raise BuilderError(
-            "soldier_id", _("%(s)s is dead and cannot be edited.") % {"s": soldier_id}
+            "soldier_id", _("%(s)s is dead and cannot be edited.") % {"s": soldier_name(soldier_id)}
         )
     value = _pb_value(field, raw)
     candidates = _candidates(roster, soldier).get(field, [])
@@ -108,15 +118,17 @@ def pb_edit(data: dict[str, Any], soldier_id: str, field: str, raw: Any) -> tupl
     if probe not in known:
         raise BuilderError(
             "value",
-            _("%(v)s is not a choice for %(f)s of %(s)s.")
-            % {"v": raw if raw not in (None, "") else "—", "f": field, "s": soldier_id},
+            _("%(v)s is not a choice for the %(f)s of %(s)s.")
+            % {
+                "v": raw if raw not in (None, "") else "—",
+                "f": say(FIELD_LABELS[field]),
+                "s": soldier_name(soldier_id),
+            },
         )
     if field == "extras":
         value = next(c for c in candidates if tuple(sorted(c)) == probe)
     new = apply_choice(roster, soldier_id, field, value)
-    shown = ", ".join(value) if field == "extras" else value
-    summary = _("%(s)s: %(f)s → %(v)s") % {"s": soldier_id, "f": field, "v": shown or "—"}
-    return new.to_dict(), summary
+    return new.to_dict(), edit_summary(roster.type.nation, soldier_id, field, value)
 
 
 def pb_report(data: dict[str, Any], house_rules: dict[str, Any]) -> dict[str, Any]:
@@ -130,19 +142,24 @@ def pb_report(data: dict[str, Any], house_rules: dict[str, Any]) -> dict[str, An
     for s in roster.soldiers:
         row: dict[str, Any] = {
             "id": s.id,
-            "name": s.name,
+            "name": s.name or soldier_name(s.id),
             "role": s.role,
-            "role_label": s.role.replace("_", " "),
+            "role_label": say(pb_labels.role_label(s.role)),
             "weapon": s.weapon,
             "weapon_model": _weapon_model(n.code, s.weapon),
             "extras": list(s.extras),
+            "extras_labels": [say(pb_labels.option_label(e)) for e in s.extras],
             "experience": s.experience,
+            "experience_label": say(pb_labels.label(pb_labels.EXPERIENCES, s.experience)),
+            "specialist_label": say(pb_labels.label(pb_labels.SPECIALISTS, s.specialist))
+            if s.specialist
+            else "",
             "experience_source": s.experience_source,
             "specialist": s.specialist,
             "scout": s.scout,
             "status": s.status,
             "service": s.service,
-            "violations": [v.text for v in report.violations if v.soldier_id == s.id],
+            "violations": [_said(v)["text"] for v in report.violations if v.soldier_id == s.id],
         }
         if s.status == "active":
             opts = slot_options(roster, s.id, understrength_ok=hr.understrength_ok)
@@ -163,10 +180,10 @@ def pb_report(data: dict[str, Any], house_rules: dict[str, Any]) -> dict[str, An
     return {
         "system": PARABELLUM,
         "squad_type": st.id,
-        "squad_name": f"{n.name} · {st.name}",
+        "squad_name": squad_name(st.id),
         "ref": st.ref,
         "valid": report.valid,
-        "violations": [v.to_dict() for v in report.violations],
+        "violations": [_said(v) for v in report.violations],
         "pm_budget": str(report.pm_budget),
         "pm_spent": str(report.pm_spent),
         "pm_left": str(report.pm_left),
@@ -176,7 +193,14 @@ def pb_report(data: dict[str, Any], house_rules: dict[str, Any]) -> dict[str, An
         "soldiers": soldiers,
         "extras_options": [o.id for o in st.options if o.kind == "extra"],
         "understrength_ok": hr.understrength_ok,
+        "has_scouts": "scouts" in st.special_rules,
     }
+
+
+def _said(violation) -> dict[str, Any]:
+    """A violation as data, its message in the reader's language."""
+    text = say(violation.message)
+    return {**violation.to_dict(), "message": text, "text": f"[{violation.rule}] {text}"}
 
 
 def _blocked_choices(roster, s, offered, before, hr, code: str) -> dict[str, list[dict]]:
@@ -217,19 +241,18 @@ def _choice_value(value: Any) -> Any:
 
 
 def _weapon_model(code: str, key: str) -> str:
-    try:
-        return weapon(code, key).model
-    except RuleError:
-        return key
+    return say(weapon_msg(code, key))
 
 
 def _choice_label(code: str, field: str, value: Any) -> str:
     if field == "weapon":
         return _weapon_model(code, value)
     if field == "extras":
-        return ", ".join(value) or _("none")
+        return say(extras_msg(value)) if value else _("none")
     if field == "specialist":
-        return (value or _("none")).replace("_", " ")
+        return say(pb_labels.label(pb_labels.SPECIALISTS, value)) if value else _("none")
+    if field == "experience":
+        return say(pb_labels.label(pb_labels.EXPERIENCES, value))
     if field == "scout":
         return _("scout") if value else _("not a scout")
     return str(value)
@@ -251,10 +274,6 @@ def _ensure_current(row: dict[str, Any], s, code: str) -> None:
             )
 
 
-def pb_experiences() -> tuple[str, ...]:
-    return EXPERIENCES
-
-
 # --- 1936 ------------------------------------------------------------------------------------
 
 
@@ -265,17 +284,15 @@ def m36_army_list(data: dict[str, Any]) -> m36_army.ArmyList:
 def m36_new(
     faction: str, role: str, quality: str, size: str | None, defender_points: int | None
 ) -> dict[str, Any]:
-    for field, kind, value in (
-        ("faction", Faction, faction),
-        ("role", m36_army.Role, role),
-        ("quality", Quality, quality),
-        ("size", m36_army.GameSize, size or m36_army.GameSize.PEQUENA),
+    for field, kind, value, words in (
+        ("faction", Faction, faction, m36_labels.FACTIONS),
+        ("role", m36_army.Role, role, m36_labels.ROLES),
+        ("quality", Quality, quality, m36_labels.QUALITIES),
+        ("size", m36_army.GameSize, size or m36_army.GameSize.PEQUENA, m36_labels.SIZES),
     ):
         if value not in kind._value2member_map_:
-            raise BuilderError(
-                field,
-                _("Choose one of: %(options)s.") % {"options": ", ".join(k.value for k in kind)},
-            )
+            options = ", ".join(say(m36_labels.label(words, k.value)) for k in kind)
+            raise BuilderError(field, _("Choose one of: %(options)s.") % {"options": options})
     try:
         army = m36_army.ArmyList(
             faction=Faction(faction),
@@ -299,7 +316,7 @@ def m36_house_rules(data: dict[str, Any]) -> M36HouseRules:
 M36_OPS = ("add_unit", "remove_unit", "add_upgrade", "remove_upgrade", "label")
 
 
-def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dict, str]:
+def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dict, Msg]:
     """One army-list builder edit. Units and upgrades must exist in the faction's catalogue."""
     army = m36_army_list(data)
     entries = list(army.entries)
@@ -313,20 +330,21 @@ def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dic
         except RuleError:
             raise BuilderError(
                 "profile",
-                _("The %(f)s list has no unit called %(n)s.") % {"f": army.faction, "n": name},
+                _("The %(f)s list has no unit called %(n)s.")
+                % {"f": say(m36_labels.label(m36_labels.FACTIONS, army.faction)), "n": name},
             ) from None
         entries.append(m36_army.ArmyEntry(profile.name))
-        summary = _("added %(n)s") % {"n": profile.name}
+        summary = msg("added %(n)s", n=profile.name)
     else:
         index = _index(params.get("entry"), len(entries))
         entry = entries[index]
         if op == "remove_unit":
             entries.pop(index)
-            summary = _("removed unit %(i)s (%(n)s)") % {"i": index + 1, "n": entry.profile}
+            summary = msg("removed unit %(i)s (%(n)s)", i=index + 1, n=entry.profile)
         elif op == "label":
             label = str(params.get("label") or "")[:60]
             entries[index] = dataclasses.replace(entry, label=label)
-            summary = _("unit %(i)s labelled %(l)s") % {"i": index + 1, "l": label or "—"}
+            summary = msg("unit %(i)s labelled %(l)s", i=index + 1, l=label or "—")
         else:
             upgrade = str(params.get("upgrade") or "")
             if op == "add_upgrade":
@@ -335,11 +353,9 @@ def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dic
                         "upgrade", _("%(u)s is not an upgrade of this list.") % {"u": upgrade}
                     )
                 entries[index] = dataclasses.replace(entry, upgrades=(*entry.upgrades, upgrade))
-                summary = _("unit %(i)s (%(n)s): + %(u)s") % {
-                    "i": index + 1,
-                    "n": entry.profile,
-                    "u": upgrade,
-                }
+                summary = msg(
+                    "unit %(i)s (%(n)s): + %(u)s", i=index + 1, n=entry.profile, u=upgrade
+                )
             else:
                 if upgrade not in entry.upgrades:
                     raise BuilderError("upgrade", _("That unit has no %(u)s.") % {"u": upgrade})
@@ -348,11 +364,9 @@ def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dic
                 ups.remove(upgrade)
                 ups.reverse()
                 entries[index] = dataclasses.replace(entry, upgrades=tuple(ups))
-                summary = _("unit %(i)s (%(n)s): − %(u)s") % {
-                    "i": index + 1,
-                    "n": entry.profile,
-                    "u": upgrade,
-                }
+                summary = msg(
+                    "unit %(i)s (%(n)s): − %(u)s", i=index + 1, n=entry.profile, u=upgrade
+                )
     return dataclasses.replace(army, entries=tuple(entries)).to_dict(), summary
 
 
@@ -379,6 +393,7 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
             "upgrades": list(entry.upgrades),
             "cost": cost,
             "violations": [v.message for v in result.violations if v.entry == i],
+            "warning": doubtful(army.faction, entry.profile),
         }
         if selected is not None and selected == i:
             try:
@@ -389,10 +404,10 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
         entries.append(row)
     return {
         "system": M1936,
-        "faction": str(army.faction),
-        "role": str(army.role),
-        "quality": str(army.quality),
-        "size": str(army.size) if army.size else None,
+        "faction": say(m36_labels.label(m36_labels.FACTIONS, army.faction)),
+        "role": say(m36_labels.label(m36_labels.ROLES, army.role)),
+        "quality": say(m36_labels.label(m36_labels.QUALITIES, army.quality)),
+        "size": say(m36_labels.label(m36_labels.SIZES, army.size)) if army.size else None,
         "defender_points": army.defender_points,
         "valid": result.valid,
         "violations": [
@@ -402,7 +417,10 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
         "spent": result.spent,
         "points_left": result.points_left,
         "entries": entries,
-        "units": [u.to_dict() for u in options.units],
+        "warnings": [
+            f"{e['number']}. {e['profile']}: {e['warning']}" for e in entries if e["warning"]
+        ],
+        "units": [unit_option(u) for u in options.units],
     }
 
 

@@ -10,14 +10,18 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.cc.engines import CCTemplate, template_for
+from campaigns.cc.labels import side_word, table_note, victory_short
 from campaigns.cc.track_svg import track_svg
+from campaigns.i18n import say
 from campaigns.models import Battle, Campaign, Decision
 from campaigns.paging import Window as Page
 from campaigns.permissions import Viewer
+from campaigns.selectors.cc_battle import QUALITIES
 from campaigns.selectors.history import battles_window
 from campaigns.services.cc_engine import can_answer
 from rules.cc.campaign import Phase, Pool
@@ -30,6 +34,7 @@ class SideView:
     faction: str
     quality: str
     wins: int
+    quality_label: str = ""
     lists: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
@@ -49,6 +54,7 @@ class Dashboard:
     current_battle: Battle | None
     missing_values: int
     tables_note: str
+    setup_refusal: str = ""
 
 
 LISTS = {
@@ -67,7 +73,7 @@ def cc_dashboard(
     battles a window at a time, latest first."""
     tpl = template_for(campaign.template)
     state = tpl.read(campaign)
-    sides = {s.faction: s for s in campaign.sides.all()}
+    sides = {s.faction: s for s in campaign.sides.annotate(seated=Count("seats"))}
     battles = battles_window(campaign, cursor=battles_cursor)
     decisions = list(
         campaign.decisions.filter(status=Decision.Status.OPEN).select_related("chooser")
@@ -85,6 +91,7 @@ def cc_dashboard(
             quality=quality[faction].value if faction in quality else "",
             wins=wins[faction],
         )
+        view.quality_label = str(QUALITIES.get(view.quality, view.quality))
         for attr, label in LISTS.items():
             value = getattr(state, attr, None)
             if isinstance(value, dict) and faction in value:
@@ -114,16 +121,22 @@ def cc_dashboard(
         pools=_pools(state),
         battles=battles,
         decisions=[(d, can_answer(viewer, d)) for d in decisions],
-        waiting_for=_waiting_for(campaign, state.phase, decisions, current),
+        waiting_for=_waiting_for(
+            campaign,
+            state.phase,
+            decisions,
+            current,
+            seated=any(s.seated for s in sides.values()),
+        ),
         track=track_svg(
             tpl.positions,
             tpl.maps,
             path,
             None if ended else state.position,
-            title=_("%(label)s: campaign positions") % {"label": tpl.label},
+            title=_("%(label)s: campaign positions") % {"label": tpl.title},
             ends=(
-                _("← %(side)s end") % {"side": tpl.sides[0][0]},
-                _("%(side)s end →") % {"side": tpl.sides[1][0]},
+                _("← %(side)s end") % {"side": say(side_word(tpl.sides[0][0]))},
+                _("%(side)s end →") % {"side": say(side_word(tpl.sides[1][0]))},
             )
             if tpl.key == "stalingrad"
             else ("", ""),
@@ -131,14 +144,44 @@ def cc_dashboard(
         if tpl.positions
         else "",
         victory=(
-            f"{sides[state.winner.value].name} — {state.victory.replace('_', ' ')}"
+            f"{say(side_word(sides[state.winner.value].name))} — {say(victory_short(state.victory))}"
             if ended and state.winner
             else None
         ),
         current_battle=current,
         missing_values=_missing(campaign.tables) if tpl.needs_tables else 0,
-        tables_note=str(campaign.tables.get("_note", "")),
+        tables_note=table_note(str(campaign.tables.get("_note", ""))),
+        setup_refusal=setup_refusal(campaign, state),
     )
+
+
+POOLS = ("pool", "regimental")
+"""The state's lists of formations a side may buy before a battle (Stalingrad, Normandy)."""
+
+
+def setup_refusal(campaign: Campaign, state: Any = None) -> str:
+    """Why the next battle cannot be set up yet, or "": the campaign tables give no cost for
+    a formation the sides may buy (the pools are public, so naming them reveals nothing)."""
+    tpl = template_for(campaign.template)
+    state = state or tpl.read(campaign)
+    if not tpl.needs_tables or state.phase is not Phase.FORCES:
+        return ""
+    free = set(getattr(tpl.module, "COMMAND", {}).values())  # Command formations cost nothing
+    rows = (campaign.tables.get("campaign_forces") or {}).get("rows") or []
+    costs = {r.get("formation"): r.get("cost") for r in rows if isinstance(r, dict)}
+    missing = [
+        formation
+        for attr in POOLS
+        for formations in (getattr(state, attr, None) or {}).values()
+        for formation in formations
+        if costs.get(formation) is None and formation not in free
+    ]
+    if not missing:
+        return ""
+    return _(
+        "Battle %(n)s cannot be set up yet: the campaign tables give no cost for %(names)s. "
+        "The organiser enters them from the printed Campaign Forces Table."
+    ) % {"n": tpl.number(state), "names": ", ".join(missing)}
 
 
 def _missing(tables: dict[str, Any]) -> int:
@@ -173,10 +216,17 @@ def _pools(state: Any) -> list[Pool]:
 
 
 def _waiting_for(
-    campaign: Campaign, phase: Phase, decisions: list[Decision], battle: Battle | None
+    campaign: Campaign,
+    phase: Phase,
+    decisions: list[Decision],
+    battle: Battle | None,
+    *,
+    seated: bool = True,
 ) -> str:
     if phase is Phase.ENDED:
         return _("The campaign is over.")
+    if not seated:
+        return _("Waiting for players: nobody has taken a side yet. Invite them to join a side.")
     if campaign.stopped_reason:
         return _(
             "Waiting for the organiser to complete the campaign tables (%(why)s); the rules go "

@@ -13,21 +13,34 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import (
+    Case,
     Count,
     F,
     FloatField,
     Func,
-    Max,
-    Min,
+    IntegerField,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
     Sum,
     Value,
+    When,
+    Window,
 )
+from django.db.models.functions import Coalesce, Mod, RowNumber
+from django.utils.translation import gettext
 
-from campaigns.models import Battle, Campaign, LogEntry, Rating, Result, ResultPlayer
+from campaigns.models import (
+    Battle,
+    Campaign,
+    GameSystem,
+    LogEntry,
+    Rating,
+    Result,
+    ResultPlayer,
+    Side,
+)
 from campaigns.models.leagues import ScenarioRecord, StandingMatchup
 from campaigns.paging import Window as Page
 from campaigns.paging import as_date, as_datetime, as_int, seek
@@ -40,7 +53,6 @@ HISTORY_WINDOW = 50  # the full log and the history pages
 BATTLES_WINDOW = 20
 RESULTS_WINDOW = 25
 TALLY_ROWS = 30  # scenarios and opponents shown in a profile's record
-CHART_POINTS = 60  # slices of a battle's VP and casualty charts
 
 
 # --- Logs -------------------------------------------------------------------------------------
@@ -118,45 +130,82 @@ class JSONNumber(Func):
         return sql, (*params, self.key, *params, self.key)
 
 
-def battle_series(battle: Battle, buckets: int = CHART_POINTS) -> dict[str, Any]:
-    """VP and casualties over a battle's public log, summed in at most ``buckets`` slices of
-    the public numbering (2 queries, whatever the log's length)."""
+TIME_POINTS = 40
+"""Points at most of a battle's VP and casualty charts (one per Time track space)."""
+
+
+def battle_series(battle: Battle) -> dict[str, Any]:
+    """VP and casualties of a battle's public log against its Time track: the events are
+    summed per Time marker space (the count of "Time track advance" events logged before
+    them) in the database, so a chart has one point per space, whatever the log's length
+    (3 queries: the spaces, the slice boundaries, the sums)."""
     public = LogEntry.objects.filter(
         campaign_id=battle.campaign_id, battle=battle, private_to__isnull=True
     )
     vp = JSONNumber("data", "vp_delta")
-    casualty = Q(data__category="casualty")
-    span = public.aggregate(
-        low=Min("number"),
-        high=Max("number"),
-        vp=Sum(vp),
-        casualties=Count("pk", filter=casualty),
+    casualty = Q(data__category__in=("casualty", "kia"))
+    # A Time track has a dozen spaces; should far more advances be logged, neighbouring
+    # spaces share a point, so a chart never has more than about TIME_POINTS of them.
+    times = public.filter(data__category="time").order_by().values("battle")
+    # the first side's name (VP count toward it) and the number of advances, in one query
+    first, spaces = (
+        Side.objects.filter(campaign_id=battle.campaign_id)
+        .order_by("order")
+        .annotate(spaces=Coalesce(Subquery(times.annotate(n=Count("pk")).values("n")[:1]), 0))
+        .values_list("name", "spaces")
+        .first()
+    ) or ("", times.count())
+    width = -(-(spaces + 1) // TIME_POINTS)
+    # an entry's space is the number of advances logged up to it; its slice, the number of
+    # slice boundaries (every `width`-th advance) at or before it: one scan, no subquery a row
+    bounds = list(
+        public.filter(data__category="time")
+        .annotate(rn=Window(RowNumber(), order_by=F("seq").asc()))
+        .filter(rn__gte=width)
+        .annotate(step=Mod(F("rn"), Value(width)))
+        .filter(step=0)
+        .order_by("seq")
+        .values_list("seq", flat=True)
     )
-    vp_points, cas_points = [(0, 0)], [(0, 0)]
-    low, high = span["low"], span["high"]
-    if low is not None:
-        width = max(1, -(-(high - low + 1) // buckets))
-        rows = (
-            public.annotate(bucket=(F("number") - Value(low)) / Value(width))
-            .values("bucket")
-            .annotate(vp=Sum(vp), casualties=Count("pk", filter=casualty), last=Max("number"))
-            .order_by("bucket")
-        )
-        vp_total = cas_total = 0
-        for row in rows:
-            x = row["last"] - low + 1
-            if row["vp"] is not None:
-                vp_total += row["vp"]
-                vp_points.append((x, _number(vp_total)))
-            if row["casualties"]:
-                cas_total += row["casualties"]
-                cas_points.append((x, cas_total))
+    slice_of = Case(
+        *[When(seq__gte=b, then=Value(n)) for n, b in reversed(list(enumerate(bounds, 1)))],
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    rows = (
+        public.annotate(slice=slice_of)
+        .values("slice")
+        .annotate(vp=Sum(vp), casualties=Count("pk", filter=casualty))
+        .order_by("slice")
+    )
+    vp_total = cas_total = 0
+    table, vp_points, cas_points = [], [(0, 0)], [(0, 0)]
+    for row in rows:
+        space = min(row["slice"] * width + width - 1, spaces)  # the slice's last space
+        vp_total += row["vp"] or 0
+        cas_total += row["casualties"]
+        table.append({"space": space, "vp": _number(vp_total), "casualties": cas_total})
+        vp_points.append((space, _number(vp_total)))
+        cas_points.append((space, cas_total))
+    time = gettext("Time track space")
     return {
-        "vp_total": _number(span["vp"] or 0),
-        "casualties_total": span["casualties"] or 0,
-        "vp_svg": line_chart([Series("VP", vp_points)], title="VP", step=True),
+        "vp_total": _number(vp_total),
+        "casualties_total": cas_total,
+        "chart_rows": table,
+        "vp_first_side": first or "",
+        "vp_svg": line_chart(
+            [Series(gettext("VP, + toward %(side)s") % {"side": first or "?"}, vp_points)],
+            title=gettext("VP against the Time track"),
+            step=True,
+            x_label=time,
+            y_label=gettext("VP"),
+        ),
         "casualties_svg": line_chart(
-            [Series("Casualties", cas_points)], title="Casualties", step=True
+            [Series(gettext("Casualties"), cas_points)],
+            title=gettext("Casualties against the Time track"),
+            step=True,
+            x_label=time,
+            y_label=gettext("Casualties"),
         ),
     }
 
@@ -167,7 +216,7 @@ def _number(value: float) -> float | int:
 
 def battle_timeline(battle: Battle, *, cursor: str | None = None) -> dict[str, Any]:
     """The battle's public log, newest first, a window at a time, with VP and casualties
-    charted from aggregates (3 queries)."""
+    charted from aggregates (4 queries)."""
     return {
         "entries": public_log_window(battle.campaign, battle=battle, cursor=cursor),
         **battle_series(battle),
@@ -334,13 +383,15 @@ def rating_charts(player) -> list[dict[str, Any]]:
     for system, method, league, chart in rows:
         if chart:
             series.setdefault((system, method), {})[league] = [tuple(p) for p in chart]
+    systems, methods = dict(GameSystem.choices), dict(Rating.Method.choices)
     return [
         {
             "system": system,
             "method": method,
+            "name": f"{systems.get(system, system)} · {methods.get(method, method)}",
             "svg": line_chart(
                 [Series(name, pts) for name, pts in by_league.items()],
-                title=f"{system} {method}",
+                title=f"{systems.get(system, system)} · {methods.get(method, method)}",
             ),
         }
         for (system, method), by_league in sorted(series.items())

@@ -16,14 +16,16 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 
+from campaigns.i18n import say
 from campaigns.models import (
     Battle,
     Campaign,
     Club,
     ClubMembership,
     Decision,
+    GameSystem,
     League,
     LeagueParticipant,
     LogEntry,
@@ -31,8 +33,10 @@ from campaigns.models import (
     Result,
     ResultCorrection,
     ResultPlayer,
+    SkirmishBattle,
     bounds,
 )
+from campaigns.models.tcs import TCS_TEMPLATE
 from campaigns.permissions import visible_campaigns_q
 from campaigns.selectors.history import (
     battle_timeline,
@@ -203,7 +207,7 @@ def league_standings(league: League, criteria: list[str] | None = None) -> Stand
         )
     )
     return StandingsView(
-        standings, users, ratings, [(k, METRICS[k].label) for k in criteria], handicapped
+        standings, users, ratings, [(k, say(METRICS[k].label)) for k in criteria], handicapped
     )
 
 
@@ -276,6 +280,13 @@ def club_battles(
         .select_related("campaign", "winner")
         .order_by("-created_at", "-id")
     )
+
+
+def clubs_of_member(user) -> QuerySet[Club]:
+    """The clubs the user belongs to (as member or organiser), by name."""
+    if not user.is_authenticated:
+        return Club.objects.none()
+    return Club.objects.filter(memberships__user=user).order_by("name")
 
 
 def club_campaigns(club: Club, user) -> QuerySet[Campaign]:
@@ -363,6 +374,7 @@ __all__ = [
     "club_battles",
     "club_campaigns",
     "club_get",
+    "clubs_of_member",
     "league_balance",
     "league_games",
     "league_get",
@@ -370,8 +382,80 @@ __all__ = [
     "league_results",
     "league_standings",
     "leagues_for_club",
+    "leagues_to_record",
     "player_profile",
     "public_decisions",
     "public_log",
+    "recordable_operations",
+    "recordable_skirmishes",
+    "results_to_confirm",
     "wilson_interval",
 ]
+
+
+# --- Games to record, results to confirm -------------------------------------------------------
+
+
+def recordable_skirmishes(league: League, limit: int = 50) -> list[SkirmishBattle]:
+    """Finished skirmishes of the league's game, played by members of its club, not yet in
+    the league, latest first (2 queries)."""
+    members = ClubMembership.objects.filter(club_id=league.club_id).values("user_id")
+    qs = (
+        SkirmishBattle.objects.filter(
+            system=league.system,
+            status=SkirmishBattle.Status.FINISHED,
+            sides__player__in=members,
+        )
+        .exclude(league_results__league=league)
+        .distinct()
+        .order_by("-finished_at", "-id")
+    )
+    return list(qs.prefetch_related("sides__player")[:limit])
+
+
+def recordable_operations(league: League, limit: int = 50) -> list[Campaign]:
+    """Finished TCS operations of the league's club not yet in the league (1 query)."""
+    if league.system != GameSystem.TCS:
+        return []
+    return list(
+        Campaign.objects.filter(
+            club_id=league.club_id, template=TCS_TEMPLATE, status=Campaign.Status.FINISHED
+        )
+        .exclude(league_results__league=league)
+        .order_by("-updated_at", "-id")[:limit]
+    )
+
+
+def leagues_to_record(user, system: str) -> list[League]:
+    """Open leagues of a game in the user's clubs: where he may record (organiser) or
+    report (member) a game."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        League.objects.filter(
+            system=system, status=League.Status.OPEN, club__memberships__user=user
+        )
+        .select_related("club")
+        .order_by("club__name", "name", "season")
+    )
+
+
+def results_to_confirm(user) -> QuerySet[Result]:
+    """Results another player reported that name this user on the other side: his to confirm
+    or dispute (one query)."""
+    if not user.is_authenticated:
+        return Result.objects.none()
+    seats = ResultPlayer.objects.filter(result_id=OuterRef("pk"))
+    return (
+        Result.objects.filter(status=Result.Status.REPORTED)
+        .annotate(
+            my_team=Subquery(seats.filter(user=user).values("team")[:1]),
+            reporter_team=Subquery(
+                seats.filter(user_id=OuterRef("entered_by_id")).values("team")[:1]
+            ),
+        )
+        .filter(my_team__isnull=False)
+        .exclude(my_team=F("reporter_team"))
+        .select_related("league")
+        .order_by("-played_on", "-id")
+    )

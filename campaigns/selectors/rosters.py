@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from campaigns.models import (
     Campaign,
@@ -13,7 +13,10 @@ from campaigns.models import (
     SkirmishEvent,
     SkirmishSide,
 )
+from campaigns.paging import Window, as_int, seek
 from campaigns.permissions import is_neutral_gm, player_side, visible_campaigns_q
+
+EVENTS_WINDOW = 40  # battle log entries per window, newest first
 
 
 def rosters_for(user, *, archived: bool = False) -> QuerySet[Roster]:
@@ -60,8 +63,7 @@ def battles_for(user) -> QuerySet[SkirmishBattle]:
 
 
 def skirmish_detail(pk: int) -> SkirmishBattle:
-    sides = SkirmishSide.objects.select_related("player", "roster").order_by("index")
-    from django.db.models import Prefetch
+    sides = SkirmishSide.objects.select_related("player", "roster__campaign").order_by("index")
 
     return (
         SkirmishBattle.objects.select_related("campaign", "created_by")
@@ -86,6 +88,21 @@ def battle_events(user, battle: SkirmishBattle) -> QuerySet[SkirmishEvent]:
     if seen is not None:
         qs = qs.filter(Q(private_to__isnull=True) | Q(private_to__in=seen))
     return qs.order_by("seq")
+
+
+def battle_events_window(
+    user, battle: SkirmishBattle, *, cursor: str | None = None, size: int = EVENTS_WINDOW
+) -> Window:
+    """A window of the battle log as this user may see it, newest first (one query); the
+    cursor of the older window is sealed, so it says nothing of the writing order."""
+    return seek(
+        battle_events(user, battle),
+        ("seq",),
+        cursor=cursor,
+        context=f"skirmish-log:{battle.pk}",
+        size=size,
+        parse=[as_int],
+    )
 
 
 def battle_orders(user, battle: SkirmishBattle) -> list[SealedOrders]:

@@ -50,6 +50,7 @@ from django.db import OperationalError, connection
 from django.db.models import Max, Model
 
 from campaigns.models import Campaign, League, LogEntry, Result, Side
+from rules.i18n import Msg
 
 T = TypeVar("T")
 M = TypeVar("M", bound=Model)
@@ -133,7 +134,7 @@ def append_log(
     campaign: Campaign,
     *,
     kind: str,
-    summary: str,
+    summary: str | Msg,
     actor=None,
     rule: str = "",
     data: dict[str, Any] | None = None,
@@ -143,7 +144,12 @@ def append_log(
     """Append one entry to the campaign log; the caller holds the campaign lock.
 
     `seq` orders every entry; `number`, the one people see, counts public entries only, so
-    nobody can tell from the numbering that another side wrote a private entry."""
+    nobody can tell from the numbering that another side wrote a private entry.
+
+    A `summary` given as a message (`rules.i18n.msg`) is kept with its parameters and drawn
+    in each reader's language (`campaigns.i18n.say_entry`); the stored text is English."""
+    if isinstance(summary, Msg):
+        data = {**(data or {}), "msg": summary.as_dict()}
     last = LogEntry.objects.filter(campaign=campaign).aggregate(seq=Max("seq"), n=Max("number"))
     return LogEntry.objects.create(
         campaign=campaign,
@@ -151,7 +157,7 @@ def append_log(
         seq=(last["seq"] or 0) + 1,
         number=None if private_to is not None else (last["n"] or 0) + 1,
         kind=kind,
-        summary=summary[:300],
+        summary=str(summary)[:300],
         actor=actor if actor is not None and actor.is_authenticated else None,
         rule=rule,
         data=data or {},

@@ -7,27 +7,31 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
+from campaigns.cc.labels import side_word
 from campaigns.models import Battle, Campaign, Decision, LogEntry, Side
 from campaigns.permissions import viewer_context
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.enqueue import resolve_campaign_later
 from rules.dice import RollRecord, ServerDice, entered_roll, kind, parse_entry
 from rules.errors import DiceError
+from rules.i18n import msg
 
-EVENTS = {
-    "time": gettext_lazy("Time track advance"),
-    "vp": gettext_lazy("VP change"),
-    "casualty": gettext_lazy("Casualty"),
-    "battle_harden": gettext_lazy("Battle Harden (veteran)"),
-    "hero": gettext_lazy("Hero"),
-    "field_promotion": gettext_lazy("Field Promotion"),
-    "kia": gettext_lazy("Killed in action"),
-    "light_wounds": gettext_lazy("Light Wounds"),
-    "sudden_death": gettext_lazy("Sudden Death roll"),
-    "other": gettext_lazy("Other event"),
+EVENT_IDS = {
+    "time": gettext_noop("Time track advance"),
+    "vp": gettext_noop("VP change"),
+    "casualty": gettext_noop("Casualty"),
+    "battle_harden": gettext_noop("Battle Harden (veteran)"),
+    "hero": gettext_noop("Hero"),
+    "field_promotion": gettext_noop("Field Promotion"),
+    "kia": gettext_noop("Killed in action"),
+    "light_wounds": gettext_noop("Light Wounds"),
+    "sudden_death": gettext_noop("Sudden Death roll"),
+    "other": gettext_noop("Other event"),
 }
+"""Events of play by key; their English words are the message ids the log keeps."""
+EVENTS = {key: gettext_lazy(words) for key, words in EVENT_IDS.items()}
 UNIT_FIELDS = ("id", "kind", "weapon", "veteran", "leader_of")
 
 
@@ -44,6 +48,8 @@ def battle_event_record(
     """Log an event of play (time, VP, casualties, roster events such as Hero or KIA)."""
     if category not in EVENTS:
         raise ValidationError({"category": _("Choose one of the listed events.")})
+    if category == "vp" and vp_delta is None:
+        raise ValidationError({"vp_delta": _("Enter the VP change as a signed number: +2 or −1.")})
     text = text.strip()
     if not text and vp_delta is None:
         raise ValidationError({"text": _("Say what happened.")})
@@ -51,10 +57,10 @@ def battle_event_record(
         campaign, battle = _playing(battle.pk)
         if battle.status != Battle.Status.PLAYING:
             raise ValidationError(_("Events are logged while the battle is being played."))
-        label = str(EVENTS[category])
-        summary = f"{label}: {text}" if text else label
+        label = msg(EVENT_IDS[category])
+        summary = msg("%(label)s: %(text)s", label=label, text=text) if text else label
         if vp_delta:
-            summary += " " + _("(VP %(delta)+d)") % {"delta": vp_delta}
+            summary = msg("%(event)s (VP %(delta)s)", event=summary, delta=f"{vp_delta:+d}")
         return append_log(
             campaign,
             kind=LogEntry.Kind.EVENT,
@@ -69,7 +75,7 @@ def battle_roll(
     *, battle: Battle, actor, roll_kind: str, purpose: str, entered: Any = None
 ) -> RollRecord:
     """A roll during play: by the server, or entered from the table; logged with its purpose."""
-    purpose = purpose.strip() or _("unspecified purpose")
+    purpose = purpose.strip()
     try:
         spec = kind(roll_kind)
         record = (
@@ -85,17 +91,20 @@ def battle_roll(
             raise ValidationError(
                 _("This battle's result is in: its rolls are closed. Roll in the next battle.")
             )
+        words = {
+            "who": actor.get_username(),
+            "kind": record.kind,
+            "purpose": purpose or msg("unspecified purpose"),
+            "value": record.value,
+        }
         append_log(
             campaign,
             kind=LogEntry.Kind.ROLL,
-            summary=_("%(who)s %(how)s %(kind)s for %(purpose)s: %(value)s")
-            % {
-                "who": actor.get_username(),
-                "how": _("rolled") if record.source == "server" else _("entered"),
-                "kind": record.kind,
-                "purpose": purpose,
-                "value": record.value,
-            },
+            summary=(
+                msg("%(who)s rolled %(kind)s for %(purpose)s: %(value)s", **words)
+                if record.source == "server"
+                else msg("%(who)s entered %(kind)s for %(purpose)s: %(value)s", **words)
+            ),
             actor=actor,
             battle=battle,
             data={"roll": record.as_dict()},
@@ -177,7 +186,9 @@ def battle_result_submit(
         append_log(
             campaign,
             kind=LogEntry.Kind.RESULT,
-            summary=_("Battle %(n)s won by %(side)s.") % {"n": battle.number, "side": winner.name},
+            summary=msg(
+                "Battle %(n)s won by %(side)s.", n=battle.number, side=side_word(winner.name)
+            ),
             actor=actor,
             battle=battle,
             data=payload,
@@ -233,11 +244,13 @@ def battle_result_correct(
         append_log(
             campaign,
             kind=LogEntry.Kind.CORRECTION,
-            summary=_(
+            summary=msg(
                 "Result of battle %(n)s corrected: now won by %(side)s (%(reason)s). "
-                "The consequences logged before this entry are superseded."
-            )
-            % {"n": battle.number, "side": winner.name, "reason": reason},
+                "The consequences logged before this entry are superseded.",
+                n=battle.number,
+                side=side_word(winner.name),
+                reason=reason,
+            ),
             actor=actor,
             battle=battle,
             data={"before": previous, "after": payload, "reason": reason},

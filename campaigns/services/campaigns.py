@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaigns.cc.labels import side_word
 from campaigns.models import Campaign, Club, GameSystem, LogEntry, Side, SidePlayer, bounds
+from campaigns.permissions import is_club_member, viewer_context
 from campaigns.services._base import append_log, lock_campaign
+from rules.i18n import Msg, msg
 
 
 def campaign_create(
@@ -47,6 +51,8 @@ def campaign_create(
         bounds.check_values(Campaign, {"name": name, "description": description})
     except ValidationError as exc:
         errors.update({k: v[0] for k, v in exc.message_dict.items()})
+    if club is not None and not is_club_member(creator, club):
+        errors["club"] = _("You can create a campaign only in a club you belong to.")
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
@@ -67,19 +73,28 @@ def campaign_create(
         append_log(
             campaign,
             kind=LogEntry.Kind.CAMPAIGN,
-            summary=_("Campaign “%(name)s” created with sides %(sides)s.")
-            % {"name": name, "sides": ", ".join(names)},
+            summary=msg(
+                "Campaign “%(name)s” created with sides %(sides)s.",
+                name=name,
+                sides=msg(", ".join(f"%(s{i})s" for i in range(len(names))), **_sides(names)),
+            ),
             actor=creator,
             data={"sides": names, "system": system, "template": template},
         )
     return campaign
 
 
-def side_join(*, user, side: Side, require_empty: bool = False) -> SidePlayer:
+def _sides(names: list[str]) -> dict[str, Msg | str]:
+    """Side names as the reader reads them: a template's names ("Germans") translated."""
+    return {f"s{i}": side_word(n) for i, n in enumerate(names)}
+
+
+def side_join(*, user, side: Side, require_empty: bool = False, seated_by=None) -> SidePlayer:
     """Seat a player on a side; a player sits on one side of a campaign only.
 
     With `require_empty` the seat is taken only if nobody plays the side yet (checked under
-    the campaign lock, so two players racing for it cannot both win).
+    the campaign lock, so two players racing for it cannot both win). `seated_by` is the
+    organiser who seated someone else: the log credits him.
     """
     with transaction.atomic():
         campaign = lock_campaign(side.campaign_id)
@@ -95,22 +110,27 @@ def side_join(*, user, side: Side, require_empty: bool = False) -> SidePlayer:
                 _("A neutral game master sees every side's secrets and cannot play a side.")
             )
         seat = SidePlayer.objects.create(side=side, user=user)
+        by_other = seated_by is not None and seated_by.pk != user.pk
         append_log(
             campaign,
             kind=LogEntry.Kind.CAMPAIGN,
-            summary=_("%(user)s joined %(side)s.")
-            % {"user": user.get_username(), "side": side.name},
-            actor=user,
+            summary=msg(
+                "%(actor)s seated %(user)s with the %(side)s.",
+                actor=seated_by.get_username(),
+                user=user.get_username(),
+                side=side_word(side.name),
+            )
+            if by_other
+            else msg(
+                "%(user)s joined %(side)s.", user=user.get_username(), side=side_word(side.name)
+            ),
+            actor=seated_by if by_other else user,
         )
     return seat
 
 
 def side_invite(*, campaign: Campaign, actor, username: str, side: Side) -> SidePlayer:
     """The organiser seats a player (by username) on a side of the campaign."""
-    from django.contrib.auth import get_user_model
-
-    from campaigns.permissions import viewer_context
-
     if side.campaign_id != campaign.pk:
         raise ValidationError(
             {"side": ValidationError(_("Choose one of this campaign's sides."), code="not_found")}
@@ -122,4 +142,4 @@ def side_invite(*, campaign: Campaign, actor, username: str, side: Side) -> Side
         raise ValidationError(
             {"username": _("No player is called “%(name)s”.") % {"name": username}}
         )
-    return side_join(user=user, side=side)
+    return side_join(user=user, side=side, seated_by=actor)

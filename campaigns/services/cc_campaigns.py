@@ -9,13 +9,16 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaigns.cc.engines import template_for
+from campaigns.i18n import say
 from campaigns.models import Campaign, LogEntry, Side, bounds
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.campaigns import campaign_create, side_join
 from campaigns.services.cc_engine import current_battle
 from campaigns.services.enqueue import resolve_campaign_later
 from rules.cc.campaign import Phase
+from rules.cc.campaign_tables import CampaignTablesError
 from rules.errors import RuleError, TableDataError
+from rules.i18n import Msg, msg
 
 DICE_MODES = ("server", "entered")
 
@@ -72,8 +75,12 @@ def cc_campaign_create(
         append_log(
             campaign,
             kind=LogEntry.Kind.CAMPAIGN,
-            summary=_("%(template)s: battle %(n)s will be fought at position %(pos)s.")
-            % {"template": tpl.label, "n": tpl.number(state), "pos": tpl.position(state)},
+            summary=msg(
+                "%(template)s: battle %(n)s will be fought at position %(pos)s.",
+                template=msg(tpl.label),
+                n=tpl.number(state),
+                pos=tpl.position(state),
+            ),
             actor=creator,
             data={"options": engine_options, "dice": dice_mode},
         )
@@ -84,14 +91,19 @@ def cc_campaign_create(
     return campaign
 
 
-def cc_tables_update(*, campaign: Campaign, actor, data: Any) -> Campaign:
-    """Replace the campaign's user-supplied tables after validating every row."""
+def cc_tables_update(
+    *, campaign: Campaign, actor, data: Any, summary: Msg | None = None
+) -> Campaign:
+    """Replace the campaign's user-supplied tables after validating every row; `summary`
+    is the log entry's words (by default "Campaign tables updated.")."""
     tpl = template_for(campaign.template)
     if not isinstance(data, dict):
         raise ValidationError({"tables": _("The tables must be a JSON object.")})
     bounds.check_values(Campaign, {"tables": data})
     try:
         tpl.tables(data)
+    except CampaignTablesError as exc:
+        raise ValidationError({"tables": [say(p.text) for p in exc.found]}) from None
     except TableDataError as exc:
         raise ValidationError(
             {"tables": [f"{path}: {msg}" if path else msg for path, msg in exc.problems]}
@@ -105,7 +117,7 @@ def cc_tables_update(*, campaign: Campaign, actor, data: Any) -> Campaign:
         append_log(
             campaign,
             kind=LogEntry.Kind.CORRECTION,
-            summary=_("Campaign tables updated."),
+            summary=summary or msg("Campaign tables updated."),
             actor=actor,
         )
         if campaign.stopped_reason:  # the rules stopped on these tables: try them again

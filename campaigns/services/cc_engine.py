@@ -19,17 +19,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.cc.engines import CCTemplate, template_for
-from campaigns.cc.labels import answer_text
+from campaigns.cc.labels import answer_words, side_word, victory_word
+from campaigns.i18n import say
 from campaigns.models import Battle, Campaign, Decision, LogEntry, Side
 from campaigns.permissions import viewer_context
 from campaigns.services._base import append_log, lock_campaign
+from campaigns.services.cc_log import log_explanation, log_rolls, show
 from campaigns.services.enqueue import resolve_campaign_later
 from rules.cc.campaign import Phase
 from rules.cc.common import Faction
-from rules.dice import EnteredDice, RollRecord, ServerDice, entered_roll, parse_entry
+from rules.dice import EnteredDice, ServerDice, entered_roll, parse_entry
 from rules.errors import RollNeeded, RuleError
 from rules.explain import Decision as EngineDecision
-from rules.serial import to_data
+from rules.i18n import Msg, msg
 
 SEALED_PREFIX = "purchase."
 
@@ -70,7 +72,7 @@ def _stopped(campaign: Campaign, messages: list[str]) -> None:
     append_log(
         campaign,
         kind=LogEntry.Kind.RULE,
-        summary=_("The campaign waits for its organiser: %(why)s") % {"why": reason},
+        summary=msg("The campaign waits for its organiser: %(why)s", why=reason),
     )
 
 
@@ -111,23 +113,29 @@ def _advance(campaign: Campaign, actor) -> None:
         try:
             outcome = tpl.step(state, _tables(tpl, campaign), dice, choices, result)
         except RuleError as err:
-            raise ValidationError(str(err)) from None
+            raise ValidationError(rule_error_text(err)) from None
         # The answers are applied exactly when the state that now holds them is saved: the
         # two never disagree, whatever the engine waits for next.
         _mark_applied(answered)
         campaign.state = outcome.state.to_dict()
         campaign.save(update_fields=["state", "updated_at"])
         if not outcome.done:
-            _log_rolls(campaign, battle, dice.history)
+            log_rolls(campaign, battle, dice.history)
             if outcome.roll is not None:
                 _open_roll_entry(campaign, battle, outcome.roll)
             else:
                 _open_decisions(tpl, campaign, battle, outcome)
             return
-        _log_explanation(campaign, battle, outcome.explanation)
+        log_explanation(campaign, battle, outcome.explanation)
         _reveal_sealed(campaign, battle)
         if not _after_step(tpl, campaign, battle, state.phase, outcome.state):
             return
+
+
+def rule_error_text(err: RuleError) -> str:
+    """A rules error in the reader's language, with the rule it names."""
+    text = say(err.message)
+    return f"[{err.rule}] {text}" if err.rule else text
 
 
 def _tables(tpl: CCTemplate, campaign: Campaign):
@@ -160,8 +168,9 @@ def _announce_play(campaign: Campaign, battle: Battle) -> None:
     append_log(
         campaign,
         kind=LogEntry.Kind.SETUP,
-        summary=_("Battle %(n)s is set up: play it at the table, then enter the result.")
-        % {"n": battle.number},
+        summary=msg(
+            "Battle %(n)s is set up: play it at the table, then enter the result.", n=battle.number
+        ),
         battle=battle,
     )
 
@@ -188,8 +197,11 @@ def _after_step(tpl, campaign: Campaign, battle: Battle, before: Phase, state) -
         append_log(
             campaign,
             kind=LogEntry.Kind.RESULT,
-            summary=_("The campaign is over: %(side)s win a %(victory)s victory.")
-            % {"side": winner, "victory": (state.victory or "").replace("_", " ")},
+            summary=msg(
+                "The campaign is over: %(side)s win %(victory)s.",
+                side=side_word(winner),
+                victory=victory_word(state.victory),
+            ),
             battle=battle,
             data={"winner": state.winner.value, "victory": state.victory},
         )
@@ -210,7 +222,8 @@ def _open(campaign: Campaign, battle: Battle, d: EngineDecision, *, sealed: bool
         battle=battle,
         key=d.key,
         rule=d.rule,
-        prompt=d.prompt,
+        prompt=str(d.prompt),
+        prompt_msg=d.prompt.as_dict() if isinstance(d.prompt, Msg) else {},
         options=[o.value if hasattr(o, "value") else o for o in d.options],
         min_choices=d.min_choices,
         max_choices=d.max_choices,
@@ -220,8 +233,11 @@ def _open(campaign: Campaign, battle: Battle, d: EngineDecision, *, sealed: bool
     append_log(
         campaign,
         kind=LogEntry.Kind.SETUP,
-        summary=_("Waiting for %(who)s: %(prompt)s")
-        % {"who": side.name if side else _("the players"), "prompt": d.prompt},
+        summary=msg(
+            "Waiting for %(who)s: %(prompt)s",
+            who=side_word(side.name) if side else msg("the players"),
+            prompt=d.prompt,
+        ),
         rule=d.rule,
         battle=battle,
     )
@@ -258,13 +274,16 @@ def _probe_sibling(tpl: CCTemplate, campaign: Campaign, state, decision: EngineD
 
 def _open_roll_entry(campaign: Campaign, battle: Battle, need: RollNeeded) -> None:
     n = campaign.decisions.filter(roll_kind__gt="").count() + 1
+    prompt = msg(
+        "Roll %(kind)s at the table for: %(purpose)s", kind=need.kind, purpose=msg(need.purpose)
+    )
     Decision.objects.create(
         campaign=campaign,
         battle=battle,
         key=f"roll.{n}",
         rule=need.rule,
-        prompt=_("Roll %(kind)s at the table for: %(purpose)s")
-        % {"kind": need.kind, "purpose": need.purpose},
+        prompt=str(prompt),
+        prompt_msg=prompt.as_dict(),
         roll_kind=need.kind,
     )
 
@@ -351,13 +370,14 @@ def _match_option(decision: Decision, raw: Any) -> Any:
 
 
 def _log_answer(campaign: Campaign, decision: Decision, actor) -> None:
-    who = decision.chooser.name if decision.chooser else actor.get_username()
+    who = side_word(decision.chooser.name) if decision.chooser else actor.get_username()
     if decision.sealed:
         append_log(
             campaign,
             kind=LogEntry.Kind.SETUP,
-            summary=_("%(who)s submitted a sealed choice; it is revealed when both are in.")
-            % {"who": who},
+            summary=msg(
+                "%(who)s submitted a sealed choice; it is revealed when both are in.", who=who
+            ),
             rule=decision.rule,
             actor=actor,
             battle=decision.battle,
@@ -365,27 +385,31 @@ def _log_answer(campaign: Campaign, decision: Decision, actor) -> None:
         append_log(
             campaign,
             kind=LogEntry.Kind.SETUP,
-            summary=_("Your sealed choice: %(answer)s")
-            % {"answer": answer_text(decision, decision.answer)},
+            summary=msg(
+                "Your sealed choice: %(answer)s", answer=answer_words(decision, decision.answer)
+            ),
             rule=decision.rule,
             actor=actor,
             battle=decision.battle,
             private_to=decision.chooser,
         )
         return
+    prompt = Msg.from_dict(decision.prompt_msg) if decision.prompt_msg else decision.prompt
     if decision.is_roll:
-        summary = _("%(user)s entered %(roll)s for %(purpose)s") % {
-            "user": actor.get_username(),
-            "roll": _show(decision.answer),
-            "purpose": decision.prompt,
-        }
+        summary = msg(
+            "%(user)s entered %(roll)s for %(purpose)s",
+            user=actor.get_username(),
+            roll=show(decision.answer),
+            purpose=prompt,
+        )
         kind = LogEntry.Kind.ROLL
     else:
-        summary = _("%(who)s chose %(answer)s: %(prompt)s") % {
-            "who": who,
-            "answer": answer_text(decision, decision.answer),
-            "prompt": decision.prompt,
-        }
+        summary = msg(
+            "%(who)s chose %(answer)s: %(prompt)s",
+            who=who,
+            answer=answer_words(decision, decision.answer),
+            prompt=prompt,
+        )
         kind = LogEntry.Kind.EVENT
     append_log(
         campaign,
@@ -398,12 +422,6 @@ def _log_answer(campaign: Campaign, decision: Decision, actor) -> None:
     )
 
 
-def _show(answer: Any) -> str:
-    if isinstance(answer, list):
-        return ", ".join(map(str, answer)) or _("nothing")
-    return str(answer)
-
-
 def _reveal_sealed(campaign: Campaign, battle: Battle) -> None:
     """Once every sealed decision is in and applied, reveal them all in one public entry."""
     hidden = list(
@@ -414,71 +432,20 @@ def _reveal_sealed(campaign: Campaign, battle: Battle) -> None:
     if not hidden:
         return
     Decision.objects.filter(pk__in=[d.pk for d in hidden]).update(revealed_at=timezone.now())
-    text = "; ".join(f"{d.chooser.name if d.chooser else '?'}: {_show(d.answer)}" for d in hidden)
+    parts = {
+        f"side{i}": msg(
+            "%(side)s: %(answer)s",
+            side=side_word(d.chooser.name) if d.chooser else "?",
+            answer=show(d.answer),
+        )
+        for i, d in enumerate(hidden)
+    }
+    text = msg("; ".join(f"%({k})s" for k in parts), **parts)
     append_log(
         campaign,
         kind=LogEntry.Kind.SETUP,
-        summary=_("Sealed choices revealed together — %(text)s") % {"text": text},
+        summary=msg("Sealed choices revealed together — %(text)s", text=text),
         rule=hidden[0].rule,
         battle=battle,
         data={d.key: d.answer for d in hidden},
     )
-
-
-# --- logging the engine's explanation -----------------------------------------------------
-
-
-def _roll_text(roll: RollRecord) -> str:
-    faces = "+".join(map(str, roll.faces)) if len(roll.faces) > 1 else ""
-    return f"{roll.value} ({faces})" if faces else str(roll.value)
-
-
-def _log_rolls(campaign: Campaign, battle: Battle, rolls: list[RollRecord]) -> None:
-    """Rolls made before a decision, logged now, before anyone sees their effect; a roll
-    entered at the table says so (who entered it is logged with the answer)."""
-    for roll in rolls:
-        text = (
-            _("%(kind)s rolled at the table for %(purpose)s: %(value)s")
-            if roll.source == "entered"
-            else _("Rolled %(kind)s for %(purpose)s: %(value)s")
-        )
-        append_log(
-            campaign,
-            kind=LogEntry.Kind.ROLL,
-            summary=text % {"kind": roll.kind, "purpose": roll.purpose, "value": _roll_text(roll)},
-            rule=roll.rule,
-            battle=battle,
-            data={"roll": roll.as_dict()},
-        )
-
-
-def _log_explanation(campaign: Campaign, battle: Battle, explanation) -> None:
-    logged = {
-        _roll_key(e.data["roll"])
-        for e in battle.log.filter(kind=LogEntry.Kind.ROLL)
-        if "roll" in e.data
-    }
-    for step in explanation:
-        data: dict[str, Any] = {}
-        text = step.text
-        if step.value is not None:
-            data["value"] = _plain(step.value)
-            shown = _show(data["value"])
-            if not text.endswith(shown):
-                text = f"{text}: {shown}"
-        kind = LogEntry.Kind.RULE
-        if step.roll is not None:
-            data["roll"] = step.roll.as_dict()
-            text = f"{text} — {step.roll.kind} {_roll_text(step.roll)}"
-            if _roll_key(data["roll"]) not in logged:
-                kind = LogEntry.Kind.ROLL
-        append_log(campaign, kind=kind, summary=text, rule=step.rule, battle=battle, data=data)
-
-
-def _roll_key(roll: dict[str, Any]) -> tuple:
-    return (roll["purpose"], roll["rule"], tuple(roll["faces"]), roll["value"])
-
-
-def _plain(value: Any) -> Any:
-    """Make an explanation value JSON-friendly (enums, tuples, dataclasses)."""
-    return to_data(value)

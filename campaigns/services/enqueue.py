@@ -11,6 +11,7 @@ from django.db import transaction
 
 RESOLVE_CAMPAIGN = "campaigns.resolve_campaign"
 RECOMPUTE_LEAGUE_RATINGS = "campaigns.recompute_league_ratings"
+SEND_NOTICES = "campaigns.send_notices"
 
 
 def enqueue(name: str, *args) -> None:

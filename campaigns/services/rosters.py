@@ -30,7 +30,9 @@ from campaigns.rosters.engine import (
     pb_house_rules,
     pb_new,
 )
+from campaigns.rosters.words import house_rules_summary
 from campaigns.services._base import lock_in_order
+from rules.i18n import Msg, msg
 
 NOTHING_CHANGED = gettext_lazy("Nothing changed.")
 
@@ -53,7 +55,7 @@ def record_change(
     roster: Roster,
     *,
     kind: str,
-    summary: str,
+    summary: str | Msg,
     actor=None,
     before: dict | None = None,
     after: dict | None = None,
@@ -62,14 +64,19 @@ def record_change(
     battle=None,
     reverts: RosterChange | None = None,
 ) -> RosterChange:
-    """Append one history row; the caller holds the roster lock."""
+    """Append one history row; the caller holds the roster lock.
+
+    A `summary` given as a message (`rules.i18n.msg`) is kept in `after["msg"]` and drawn in
+    each reader's language (`change_summary`); the `summary` column keeps the English text."""
+    if isinstance(summary, Msg):
+        after = {**(after or {}), "msg": summary.as_dict()}
     last = RosterChange.objects.filter(roster=roster).aggregate(m=Max("seq"))["m"] or 0
     return RosterChange.objects.create(
         roster=roster,
         seq=last + 1,
         kind=kind,
         actor=actor if actor is not None and actor.is_authenticated else None,
-        summary=summary[:300],
+        summary=str(summary)[:300],
         rule=rule[:60],
         before=before or {},
         after=after or {},
@@ -77,6 +84,17 @@ def record_change(
         battle=battle,
         reverts=reverts,
     )
+
+
+def change_message(change: RosterChange) -> Msg | str:
+    """A history row's summary as a message (rows written before messages keep their text)."""
+    stored = (change.after or {}).get("msg")
+    return Msg.from_dict(stored) if stored else change.summary
+
+
+def state_after(change: RosterChange) -> dict[str, Any]:
+    """The roster state a history row left (its `after` without the summary's message)."""
+    return {k: v for k, v in (change.after or {}).items() if k != "msg"}
 
 
 def state_of(roster: Roster) -> dict[str, Any]:
@@ -136,7 +154,7 @@ def roster_create(
         record_change(
             roster,
             kind=RosterChange.Kind.CREATED,
-            summary=_("Roster created"),
+            summary=msg("Roster created"),
             actor=owner,
             after=state_of(roster),
         )
@@ -212,8 +230,9 @@ def roster_update(*, roster: Roster, actor, name: str, campaign: Campaign | None
         record_change(
             locked,
             kind=RosterChange.Kind.SETTINGS,
-            summary=_("Name “%(n)s”, campaign: %(c)s")
-            % {"n": name, "c": campaign.name if campaign else _("none")},
+            summary=msg("Name “%(n)s”, campaign: %(c)s", n=name, c=campaign.name)
+            if campaign
+            else msg("Name “%(n)s”, no campaign", n=name),
             actor=actor,
         )
     return locked
@@ -246,7 +265,7 @@ def roster_house_rules_set(*, roster: Roster, actor, options: dict[str, Any]) ->
         record_change(
             locked,
             kind=RosterChange.Kind.HOUSE_RULES,
-            summary=_("House rules switched on: %(on)s") % {"on": ", ".join(on) or _("none")},
+            summary=house_rules_summary(on),
             rule="HR" if locked.system == PARABELLUM else "HOUSE-M36-carry-over",
             actor=actor,
             before=before,
@@ -276,11 +295,16 @@ def undo_change(locked: Roster, change: RosterChange, *, actor, why: str = "") -
     locked.house_rules = change.before.get("house_rules", locked.house_rules)
     locked.condition = change.before.get("condition", locked.condition)
     locked.save(update_fields=["data", "house_rules", "condition", "updated_at"])
-    summary = _("Undid change #%(n)s (%(s)s)") % {"n": change.seq, "s": change.summary}
+    undone = change_message(change)
+    summary = (
+        msg("Undid change #%(n)s (%(s)s): %(why)s", n=change.seq, s=undone, why=why)
+        if why
+        else msg("Undid change #%(n)s (%(s)s)", n=change.seq, s=undone)
+    )
     return record_change(
         locked,
         kind=RosterChange.Kind.CORRECTION,
-        summary=f"{summary}: {why}" if why else summary,
+        summary=summary,
         actor=actor,
         before=before,
         after=state_of(locked),
@@ -302,7 +326,7 @@ def roster_archive(*, roster: Roster, actor, archived: bool = True) -> Roster:
         record_change(
             locked,
             kind=RosterChange.Kind.ARCHIVED if archived else RosterChange.Kind.CORRECTION,
-            summary=_("Roster archived") if archived else _("Roster restored from the archive"),
+            summary=msg("Roster archived") if archived else msg("Roster restored from the archive"),
             actor=actor,
         )
     return locked
@@ -310,6 +334,7 @@ def roster_archive(*, roster: Roster, actor, archived: bool = True) -> Roster:
 
 __all__ = [
     "M1936",
+    "change_message",
     "lock_roster",
     "record_change",
     "roster_archive",
@@ -318,6 +343,7 @@ __all__ = [
     "roster_house_rules_set",
     "roster_revert",
     "roster_update",
+    "state_after",
     "state_of",
     "undo_change",
 ]

@@ -332,6 +332,13 @@ def stored_type(name: str, head: bytes) -> GraphicType | None:
     return sniff(head) or GRAPHIC_EXTENSIONS.get(PurePosixPath(name).suffix.lower())
 
 
+def is_picture(name: str) -> bool:
+    """A stored graphic a page may show as a thumbnail (not a PDF), by its stored extension
+    (given from the detected type when it was uploaded)."""
+    kind = GRAPHIC_EXTENSIONS.get(PurePosixPath(name).suffix.lower())
+    return kind is not None and bool(kind.pillow)
+
+
 def graphic_response(sheet):
     """A sheet's graphic as an inert download: the caller has checked the viewer may see the
     sheet. Any stored file, old names included, is served by its stored name."""

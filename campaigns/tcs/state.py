@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import Campaign
 from campaigns.models.tcs import TcsFormation, TcsUnit
 from rules.explain import Explanation
@@ -61,7 +62,7 @@ def blockers_for(
         for state in sheets:
             forced = forced_commitment(state)
             if forced is not None:
-                blockers.append(forced.prompt + " [6.14.b]")
+                blockers.append(say(forced.prompt) + " [6.14.b]")
     return blockers
 
 

@@ -13,7 +13,12 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-WIDTH, LABEL, LANE, MARGIN = 720, 120, 26, 16
+from campaigns.i18n import say
+from rules.tcs import labels
+
+WIDTH, LABEL, LANE, MARGIN = 720, 130, 28, 16
+FONT, SMALL = 14, 12  # the chart keeps a 600 px minimum width (it scrolls in its box)
+SPREAD = 3  # px between lines of equal morale, so each stays visible
 STATUS_FILL = {
     "unimplemented": "#cfc8b6",
     "prelims_active": "#e8c66a",
@@ -48,7 +53,7 @@ def timeline_svg(timeline, *, title: str) -> SafeString:
     x = {t: LABEL + i * step for i, t in enumerate(turns)}
     chart_top = MARGIN + 20 + len(sheets) * LANE + 20
     chart_h = 140 if formations else 0
-    height = chart_top + chart_h + 40
+    height = chart_top + chart_h + 40 + 18 * ((len(formations) - 1) // 4 if formations else 0)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" role="img" '
         'aria-labelledby="tl-title tl-desc" class="timeline">',
@@ -60,12 +65,12 @@ def timeline_svg(timeline, *, title: str) -> SafeString:
         label = _("set-up") if t == 0 else f"{t} · {clocks.get(t, '')}".strip(" ·")
         parts.append(
             f'<text x="{x[t] + step / 2:.0f}" y="{MARGIN + 8}" text-anchor="middle" '
-            f'font-size="11" fill="#5d6055">{escape(label)}</text>'
+            f'font-size="{SMALL}" fill="#5d6055">{escape(label)}</text>'
         )
     for i, sheet in enumerate(sheets):
         y = MARGIN + 20 + i * LANE
         parts.append(
-            f'<text x="4" y="{y + 16}" font-size="12">{escape(sheet.side.name[:8])}: '
+            f'<text x="4" y="{y + 17}" font-size="{FONT}">{escape(sheet.side.name[:8])}: '
             f"{escape(sheet.code[:10])}</text>"
         )
         for t in turns:
@@ -76,21 +81,25 @@ def timeline_svg(timeline, *, title: str) -> SafeString:
             parts.append(
                 f'<rect x="{x[t] + 1:.0f}" y="{y}" width="{step - 2:.0f}" height="{LANE - 6}" '
                 f'rx="3" fill="{STATUS_FILL.get(status, "#ddd")}"><title>{escape(sheet.code)}, '
-                f"{escape(_turn_label(t))}: {escape(status)}, WT {wt}</title></rect>"
+                f"{escape(_turn_label(t))}: {escape(say(labels.sheet_state(status)))}, WT {wt}"
+                "</title></rect>"
             )
             if step > 34:
                 parts.append(
-                    f'<text x="{x[t] + step / 2:.0f}" y="{y + 14}" text-anchor="middle" '
-                    f'font-size="10" fill="#1d1f1a">{wt}</text>'
+                    f'<text x="{x[t] + step / 2:.0f}" y="{y + 16}" text-anchor="middle" '
+                    f'font-size="{SMALL}" fill="#1d1f1a">{wt}</text>'
                 )
     if formations:
         top = max([1] + [p.get("value", 0) or 0 for f in formations for p in f.history])
         base = chart_top + chart_h
         parts.append(
             f'<line x1="{LABEL}" y1="{base}" x2="{WIDTH - MARGIN}" y2="{base}" stroke="#cfc8b6"/>'
-            f'<text x="4" y="{chart_top + 10}" font-size="12">{escape(_("Morale"))} (0–{top})</text>'
+            f'<text x="4" y="{chart_top + 10}" font-size="{FONT}">{escape(_("Morale"))}</text>'
         )
+        parts.extend(_y_ticks(top, base, chart_h))
+        middle = (len(formations) - 1) / 2
         for n, formation in enumerate(formations):
+            shift = (n - middle) * SPREAD
             colour = LINE_COLOURS[n % len(LINE_COLOURS)]
             points = []
             for t in turns:
@@ -100,18 +109,37 @@ def timeline_svg(timeline, *, title: str) -> SafeString:
                     if value is None and not formation.history
                     else (value or 0)
                 )
-                cy = base - value / top * (chart_h - 10)
-                points.append(f"{x[t] + step / 2:.0f},{cy:.0f}")
+                cy = base - value / top * (chart_h - 10) + shift
+                points.append(f"{x[t] + step / 2:.0f},{cy:.1f}")
+            dash = "" if n < len(LINE_COLOURS) else ' stroke-dasharray="6 3"'
             parts.append(
                 f'<polyline points="{" ".join(points)}" fill="none" stroke="{colour}" '
-                f'stroke-width="2.5"><title>{escape(formation.code)}</title></polyline>'
+                f'stroke-width="2.5"{dash}><title>{escape(formation.code)}</title></polyline>'
             )
+            for point in points:  # a marker per turn: a line hidden by another still shows
+                px, py = point.split(",")
+                parts.append(f'<circle cx="{px}" cy="{py}" r="3.5" fill="{colour}"/>')
+            row, col = divmod(n, 4)
             parts.append(
-                f'<text x="{LABEL + n * 110}" y="{height - 10:.0f}" font-size="11" '
-                f'fill="{colour}">■ {escape(formation.code[:14])}</text>'
+                f'<text x="{LABEL + col * 140}" y="{height - 26 + row * 18:.0f}" '
+                f'font-size="{SMALL}" fill="{colour}">■ {escape(formation.code[:14])}</text>'
             )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # every variable part is escaped above
+
+
+def _y_ticks(top: int, base: float, chart_h: float) -> list[str]:
+    """Morale values up the left edge, with faint grid lines (at most about six ticks)."""
+    every = max(1, -(-top // 5))
+    ticks = []
+    for value in range(0, top + 1, every):
+        y = base - value / top * (chart_h - 10)
+        ticks.append(
+            f'<line x1="{LABEL - 4}" y1="{y:.0f}" x2="{WIDTH - MARGIN}" y2="{y:.0f}" '
+            f'stroke="#e6e1d3"/><text x="{LABEL - 8}" y="{y + 4:.0f}" text-anchor="end" '
+            f'font-size="{SMALL}" fill="#5d6055">{value}</text>'
+        )
+    return ticks
 
 
 def _turn_label(turn: int) -> str:
@@ -130,7 +158,8 @@ def describe(timeline, turns: Sequence[int]) -> str:
         last = None
         for point in sheet.history:
             if point.get("status") != last:
-                changes.append(f"{point.get('status')} ({_turn_label(point.get('turn', 0))})")
+                state = say(labels.sheet_state(point.get("status")))
+                changes.append(f"{state} ({_turn_label(point.get('turn', 0))})")
                 last = point.get("status")
         text.append(
             _("Op sheet %(s)s of %(side)s: %(changes)s; %(wt)s weighted turns.")

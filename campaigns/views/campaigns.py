@@ -19,7 +19,7 @@ from campaigns.views.paging import cursor, more, window
 
 @login_required
 def campaign_new(request):
-    form = CampaignCreateForm(request.POST or None)
+    form = CampaignCreateForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             campaign = campaign_create(creator=request.user, **form.cleaned_data)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -19,14 +17,14 @@ from campaigns.cc.forms import (
     EventForm,
     ResultForm,
     RollForm,
-    TablesForm,
     decision_form,
 )
 from campaigns.idempotency import idempotent_form
 from campaigns.ids import as_id
 from campaigns.models import Battle, Campaign, Decision, LogEntry
 from campaigns.permissions import Viewer, viewer_context
-from campaigns.selectors.cc import cc_dashboard
+from campaigns.selectors.cc import cc_dashboard, setup_refusal
+from campaigns.selectors.cc_battle import battle_score, battle_setup
 from campaigns.selectors.history import HISTORY_WINDOW, log_window
 from campaigns.services.battles import (
     battle_event_record,
@@ -34,7 +32,7 @@ from campaigns.services.battles import (
     battle_result_submit,
     battle_roll,
 )
-from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from campaigns.services.cc_campaigns import cc_campaign_create
 from campaigns.services.cc_engine import cc_advance, cc_resume, decision_answer
 from campaigns.views.common import (
     flash_errors,
@@ -43,7 +41,7 @@ from campaigns.views.common import (
     visible_campaign,
 )
 from campaigns.views.paging import cursor, more, window
-from rules.cc.campaign_tables import DIVISIONAL_RESERVE, FORCES
+from rules.dice import RollRecord
 
 
 def _load(request, pk: int, *, cc: bool = True) -> tuple[Campaign, Viewer]:
@@ -58,7 +56,7 @@ def cc_new(request, template: str):
     if template not in TEMPLATES:
         raise Http404
     tpl = template_for(template)
-    form = CCCampaignForm(tpl, request.POST or None)
+    form = CCCampaignForm(tpl, request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             campaign = cc_campaign_create(creator=request.user, **form.service_kwargs())
@@ -68,9 +66,11 @@ def cc_new(request, template: str):
             messages.success(
                 request,
                 _(
-                    "Campaign created with the rulebook's example tables. Enter the values from "
-                    "your printed tables before the first battle."
-                ),
+                    "Campaign created. Its tables hold only the values the rulebook prints: "
+                    "enter the missing ones from your printed tables before the first battle."
+                )
+                if tpl.needs_tables
+                else _("Campaign created. Seat the players, then set up the first battle."),
             )
             return redirect(campaign)
     return render(request, "cc/new.html", {"form": form, "template": tpl})
@@ -82,6 +82,10 @@ def cc_advance_view(request, pk: int):
     campaign, viewer = _load(request, pk)
     if not viewer.is_participant:
         return HttpResponseForbidden(_("Only the campaign's players and game master may do this."))
+    refusal = setup_refusal(campaign)
+    if refusal:
+        messages.error(request, refusal)
+        return redirect(campaign)
     try:
         cc_advance(campaign_id=campaign.pk, actor=request.user)
     except ValidationError as exc:
@@ -120,48 +124,15 @@ def decision_answer_view(request, pk: int, decision_pk: int):
     return redirect(campaign)
 
 
-def cc_tables(request, pk: int):
-    campaign, viewer = _load(request, pk)
-    tpl = template_for(campaign.template)
-    if not tpl.needs_tables:
-        raise Http404
-    initial = {"tables": json.dumps(campaign.tables, indent=2, ensure_ascii=False)}
-    form = TablesForm(request.POST or None, request.FILES or None, initial=initial)
-    if request.method == "POST":
-        if not viewer.can_manage:
-            return HttpResponseForbidden(_("Only the campaign's organiser may edit its tables."))
-        if form.is_valid():
-            try:
-                cc_tables_update(
-                    campaign=campaign, actor=request.user, data=form.cleaned_data["parsed"]
-                )
-            except ValidationError as exc:
-                form.add_error(None, exc)
-            else:
-                messages.success(request, _("Tables saved."))
-                return redirect("cc-tables", pk=campaign.pk)
-    return render(
-        request,
-        "cc/tables.html",
-        {
-            "campaign": campaign,
-            "viewer": viewer,
-            "form": form,
-            "template": tpl,
-            "schemas": [FORCES.describe(), DIVISIONAL_RESERVE.describe()],
-        },
-    )
-
-
 def _battle(campaign: Campaign, number: int) -> Battle:
     return get_object_or_404(
         Battle.objects.select_related("winner"), campaign=campaign, number=number
     )
 
 
-def _record(campaign: Campaign, number: int):
-    state = template_for(campaign.template).read(campaign)
-    return next((b for b in getattr(state, "battles", []) if b.number == number), None)
+def _score(campaign: Campaign, battle: Battle, sides: list, record=None):
+    record = record or battle_setup(campaign, battle.number, sides)
+    return battle_score(battle, sides, record.vp_axis if record else 0)
 
 
 def battle_detail(request, pk: int, number: int):
@@ -174,6 +145,15 @@ def battle_detail(request, pk: int, number: int):
         return render(request, "cc/battle.html#battle-log", {"log": log, "battle": battle})
     tpl = template_for(campaign.template)
     sides = list(campaign.sides.all())
+    record = battle_setup(campaign, number, sides)
+    last_roll = next(
+        (
+            e.data["roll"]
+            for e in log
+            if e.kind == LogEntry.Kind.ROLL and e.actor_id == request.user.pk and "roll" in e.data
+        ),
+        None,
+    )
     return render(
         request,
         "cc/battle.html",
@@ -181,9 +161,11 @@ def battle_detail(request, pk: int, number: int):
             "campaign": campaign,
             "viewer": viewer,
             "battle": battle,
-            "record": _record(campaign, number),
+            "record": record,
+            "score": _score(campaign, battle, sides, record),
+            "roll": last_roll,
             "log": log,
-            "event_form": EventForm(),
+            "event_form": EventForm(toward=sides[0].name if sides else ""),
             "roll_form": RollForm(),
             "result_form": ResultForm(sides, tpl.result_fields),
             "correction_form": CorrectionForm(sides, tpl.result_fields, prefix="fix")
@@ -197,10 +179,16 @@ def battle_detail(request, pk: int, number: int):
 def battle_sheet(request, pk: int, number: int):
     campaign, _viewer = _load(request, pk)
     battle = _battle(campaign, number)
+    sides = list(campaign.sides.all())
     return render(
         request,
         "cc/sheet.html",
-        {"campaign": campaign, "battle": battle, "record": _record(campaign, number)},
+        {
+            "campaign": campaign,
+            "battle": battle,
+            "record": battle_setup(campaign, number, sides),
+            "sheet": True,
+        },
     )
 
 
@@ -211,26 +199,37 @@ def _play_action(request, pk: int, number: int):
     return campaign, _battle(campaign, number)
 
 
-def _after_play(request, campaign: Campaign, battle: Battle, viewer=None):
-    if partial_request(request):
-        viewer = viewer or viewer_context(request.user, campaign)
-        log = log_window(campaign, viewer, battle=battle)
-        return render(request, "cc/_play_response.html", {"log": log, "battle": battle})
-    return redirect(battle)
-
-
 def _play_post(request, pk: int, number: int, form_class, service, invalid: str):
-    """A play action (event, roll): validate, call the service, answer with the battle log."""
+    """A play action (event, roll): validate, call the service, answer with the battle log,
+    the score and (for a roll) its result, shown next to the button."""
     campaign, battle = _play_action(request, pk, number)
     form = form_class(request.POST)
+    done = None
     if form.is_valid():
         try:
-            service(battle=battle, actor=request.user, **form.cleaned_data)
+            done = service(battle=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             flash_errors(request, exc)
     else:
-        messages.error(request, invalid)
-    return _after_play(request, campaign, battle)
+        # A VP change without its number says so; any other gap gets the form's hint.
+        messages.error(request, " ".join(form.errors.get("vp_delta", [])) or invalid)
+    roll = done.as_dict() if isinstance(done, RollRecord) else None
+    rolling = form_class is RollForm
+    if not partial_request(request):  # back to the roll card, which shows the latest roll
+        return redirect(battle.get_absolute_url() + ("#roll-h" if rolling else ""))
+    viewer = viewer_context(request.user, campaign)
+    sides = list(campaign.sides.all())
+    return render(
+        request,
+        "cc/_play_response.html",
+        {
+            "log": log_window(campaign, viewer, battle=battle),
+            "battle": battle,
+            "score": _score(campaign, battle, sides),
+            "rolling": rolling,
+            "roll": roll,
+        },
+    )
 
 
 @login_required

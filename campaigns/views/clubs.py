@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.forms import CampaignClubForm
 from campaigns.forms_leagues import ClubForm, InviteForm
 from campaigns.models import Club, ClubInvite, GameSystem
-from campaigns.permissions import club_role
+from campaigns.permissions import club_role, is_club_organiser
 from campaigns.selectors.history import club_battles_window
 from campaigns.selectors.leagues import club_battles, club_campaigns, club_get, leagues_for_club
 from campaigns.services import club_create
@@ -24,7 +25,8 @@ from campaigns.services.club_admin import (
     club_invite_revoke,
     club_member_set_role,
 )
-from campaigns.views.common import form_errors, partial_request
+from campaigns.services.clubs import campaign_club_set
+from campaigns.views.common import form_errors, partial_request, visible_campaign
 from campaigns.views.paging import cursor, more, window
 
 
@@ -162,3 +164,34 @@ def club_battle_search(request, slug: str):
         "clubs/battles.html#battle-list" if partial_request(request) else "clubs/battles.html"
     )
     return render(request, template, context)
+
+
+@login_required
+def campaign_club_view(request, pk: int):
+    """Move a campaign into one of the organiser's clubs, or out of its club."""
+    campaign, viewer = visible_campaign(request, pk)
+    in_club_organiser = campaign.club is not None and is_club_organiser(request.user, campaign.club)
+    if not (viewer.can_manage or in_club_organiser):
+        raise Http404
+    form = CampaignClubForm(request.POST or None, user=request.user, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = campaign_club_set(
+                campaign=campaign, actor=request.user, club=form.cleaned_data["club"]
+            )
+        except ValidationError as exc:
+            form_errors(form, exc)
+        else:
+            if campaign.club is None:
+                messages.success(request, _("The campaign belongs to no club now."))
+            else:
+                messages.success(
+                    request,
+                    _("The campaign now belongs to %(club)s.") % {"club": campaign.club.name},
+                )
+            return redirect(campaign)
+    return render(
+        request,
+        "clubs/campaign_club.html",
+        {"campaign": campaign, "form": form, "can_move_in": viewer.can_manage},
+    )

@@ -27,7 +27,7 @@ from campaigns.forms_leagues import (
 )
 from campaigns.idempotency import idempotent_form
 from campaigns.jsontext import JSONTextError, loads_checked
-from campaigns.models import Battle, Campaign, League, Rating, Result
+from campaigns.models import Battle, Campaign, GameSystem, League, Rating, Result
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_member
 from campaigns.selectors.history import (
     battles_window,
@@ -44,8 +44,10 @@ from campaigns.selectors.leagues import (
     league_ratings,
     league_standings,
     player_profile,
+    results_to_confirm,
 )
 from campaigns.services.leagues import (
+    CSV_COLUMNS,
     battle_is_finished,
     league_create,
     league_participant_add,
@@ -102,6 +104,9 @@ def league_detail(request, pk: int):
     if partial_request(request) and request.GET.get("partial") == "standings":
         return render(request, "leagues/detail.html#standings", context)
     results = window(league_results_window, league, cursor=cursor(request))
+    context["to_confirm"] = set(
+        results_to_confirm(request.user).filter(league=league).values_list("pk", flat=True)
+    )
     if more(request) == "results":
         return render(request, "leagues/detail.html#result-rows", {**context, "results": results})
     context.update(
@@ -141,7 +146,7 @@ def league_settings(request, pk: int):
         "points_win": league.points_win,
         "points_draw": league.points_draw,
         "points_loss": league.points_loss,
-        "tiebreaks": ", ".join(league.tiebreaks),
+        "tiebreaks": league.tiebreaks,
         "apply_cc_handicap": league.apply_cc_handicap,
         "elo_initial": league.elo_initial,
         "elo_k_bands": bands_text(league.elo_k_bands),
@@ -192,7 +197,9 @@ def league_join(request, pk: int):
 @idempotent_form
 def result_new(request, pk: int):
     league = _managed(request, pk)
-    form = ResultForm(request.POST or None, initial={"played_on": timezone.localdate()})
+    form = ResultForm(
+        request.POST or None, initial={"played_on": timezone.localdate()}, league=league
+    )
     if request.method == "POST" and form.is_valid():
         try:
             result_enter(league=league, actor=request.user, **form.service_kwargs())
@@ -250,7 +257,9 @@ def _result(league: League, rid: int) -> Result:
 def result_correct_view(request, pk: int, rid: int):
     league = _managed(request, pk)
     result = _result(league, rid)
-    form = CorrectionForm(request.POST or None, initial=ResultForm.initial_for(result))
+    form = CorrectionForm(
+        request.POST or None, initial=ResultForm.initial_for(result), league=league
+    )
     if request.method == "POST" and form.is_valid():
         try:
             result_correct(
@@ -312,8 +321,6 @@ def results_import(request, pk: int):
         else:
             messages.success(request, _("%(n)s results imported.") % {"n": len(results)})
             return redirect(league)
-    from campaigns.services.leagues import CSV_COLUMNS
-
     return render(
         request, "leagues/import.html", {"league": league, "form": form, "columns": CSV_COLUMNS}
     )
@@ -365,6 +372,9 @@ def player_profile_view(request, username: str):
         results = window(player_results, player, cursor=cursor(request))
         return render(request, "leagues/profile.html#result-rows", {"results": results})
     profile = window(player_profile, player, cursor=cursor(request))
+    systems = dict(GameSystem.choices)
+    for tally in profile["by_system"]:  # the game's name, not its key
+        tally.label = systems.get(tally.label, tally.label)
     return render(request, "leagues/profile.html", {"player": player, "profile": profile})
 
 

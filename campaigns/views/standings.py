@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import islice
 
+from campaigns.i18n import say
 from campaigns.ids import as_id
 from campaigns.models import League
 from campaigns.permissions import can_manage_league
@@ -39,7 +40,7 @@ def _moves(criteria: list[str]) -> list[dict]:
         out.append(
             {
                 "key": key,
-                "label": METRICS[key].label,
+                "label": say(METRICS[key].label),
                 "up": up,
                 "down": down,
                 "remove": ",".join(rest) if rest else None,
@@ -69,7 +70,7 @@ def _places(request, total: int) -> dict:
 def standings_context(request, league: League) -> dict:
     criteria = criteria_of(request, league)
     view = league_standings(league, criteria)
-    unused = [(k, m.label) for k, m in METRICS.items() if k not in criteria]
+    unused = [(k, say(m.label)) for k, m in METRICS.items() if k not in criteria]
     places = _places(request, len(view.standings.rows))
     return {
         "league": league,

@@ -19,18 +19,23 @@ from rules.cc.campaign import Machine, Outcome, Phase, Session, run
 from rules.cc.common import Faction
 from rules.dice import DiceSource
 from rules.errors import RuleError
+from rules.i18n import Msg, msg
 from rules.tables import Table
 
 US, GERMAN = Faction.ALLIES, Faction.AXIS
 SCENARIOS = {1: ("33",), 2: ("26", "105", "6"), 3: ("34", "27", "28")}
 INSTANT_WIN_VP = 30
 ADJUSTMENTS = {
-    "6": "map 28 instead of map 6, edge X10 American and X1 German; hedges: cover 2, movement "
-    "cost 2; the Americans start controlling Objective 3",
-    "26": "hedges: cover 2, movement cost 2",
-    "34": "Allied posture Recon instead of Defender",
-    "105": "F7 and all woods and brush in columns G-K are a Water Barrier (impassable, no LOS "
-    "block, no hindrance); the road H6-J10 is a rural road and takes away no cover",
+    "6": msg(
+        "map 28 instead of map 6, edge X10 American and X1 German; hedges: cover 2, movement "
+        "cost 2; the Americans start controlling Objective 3"
+    ),
+    "26": msg("hedges: cover 2, movement cost 2"),
+    "34": msg("Allied posture Recon instead of Defender"),
+    "105": msg(
+        "F7 and all woods and brush in columns G-K are a Water Barrier (impassable, no LOS "
+        "block, no hindrance); the road H6-J10 is a rural road and takes away no cover"
+    ),
 }
 
 
@@ -41,10 +46,23 @@ class WinMethod(StrEnum):
     CONCESSION = "concession"
 
 
+METHOD_WORDS = {
+    WinMethod.VP: msg("on VP"),
+    WinMethod.SURRENDER: msg("by surrender"),
+    WinMethod.OBJECTIVE_5: msg("by Objective 5"),
+    WinMethod.CONCESSION: msg("by concession"),
+}
+VICTORY_WORDS = {
+    "decisive": msg("Decisive Victory"),
+    "substantial": msg("Substantial Victory"),
+    "narrow": msg("Narrow Victory"),
+}
+
+
 @dataclass(frozen=True)
 class Resource:
-    name: str
-    effect: str
+    name: Msg
+    effect: Msg
     counters: bool = False
     """It adds counters, so it is received only if they are in the countermix."""
 
@@ -54,15 +72,19 @@ def _table(id_: str, title: str, rows: dict[tuple[int, int], Resource]) -> Table
 
 
 _HIDDEN = Resource(
-    "Hidden Deployment",
-    "may use the simultaneous set-up of Sc. 26 rule 1; any set-up depth over 4 hexes becomes 4",
+    msg("Hidden Deployment"),
+    msg(
+        "may use the simultaneous set-up of Sc. 26 rule 1; any set-up depth over 4 hexes becomes 4"
+    ),
 )
 _RECON = Resource(
-    "Advance Reconnaissance",
-    "the enemy sets up first, without a screen; cancels the enemy's Hidden Deployment; no effect "
-    "if both drew it",
+    msg("Advance Reconnaissance"),
+    msg(
+        "the enemy sets up first, without a screen; cancels the enemy's Hidden Deployment; no effect "
+        "if both drew it"
+    ),
 )
-_DISORGANIZED = Resource("Disorganized Enemy", "enemy discard capacity reduced to 2")
+_DISORGANIZED = Resource(msg("Disorganized Enemy"), msg("enemy discard capacity reduced to 2"))
 
 RESOURCES = {
     GERMAN: _table(
@@ -70,32 +92,40 @@ RESOURCES = {
         "German Resource Table",
         {
             (2, 3): Resource(
-                "Preliminary Bombardment",
-                "after both sides set up, 3 effective (non-smoke) Artillery Requests as with the "
-                "105 mm Radio",
+                msg("Preliminary Bombardment"),
+                msg(
+                    "after both sides set up, 3 effective (non-smoke) Artillery Requests as with the "
+                    "105 mm Radio"
+                ),
             ),
             (4, 4): _HIDDEN,
             (5, 5): _RECON,
-            (6, 6): Resource("Exhausted Paratroopers", "-1 to all US movement values"),
+            (6, 6): Resource(msg("Exhausted Paratroopers"), msg("-1 to all US movement values")),
             (7, 7): _DISORGANIZED,
             (8, 8): Resource(
-                "Divisional Artillery",
-                "a 105 mm Radio at set-up, replacing any scenario radio",
+                msg("Divisional Artillery"),
+                msg("a 105 mm Radio at set-up, replacing any scenario radio"),
                 True,
             ),
             (9, 9): Resource(
-                "Rifle Section",
-                "Time space 5: Cpl Rettenhauss (or equivalent), 2 Rifle squads, 1 Conscript squad, "
-                "1 LMG",
+                msg("Rifle Section"),
+                msg(
+                    "Time space 5: Cpl Rettenhauss (or equivalent), 2 Rifle squads, 1 Conscript squad, "
+                    "1 LMG"
+                ),
                 True,
             ),
             (10, 10): Resource(
-                "Mortar",
-                "1 Weapon team, 1 medium mortar and 1 Foxholes in one hex; a leader may be Mortar "
-                "Observer",
+                msg("Mortar"),
+                msg(
+                    "1 Weapon team, 1 medium mortar and 1 Foxholes in one hex; a leader may be Mortar "
+                    "Observer"
+                ),
                 True,
             ),
-            (11, 12): Resource("Trench Line", "3 Trench counters added to the set-up", True),
+            (11, 12): Resource(
+                msg("Trench Line"), msg("3 Trench counters added to the set-up"), True
+            ),
         },
     ),
     US: _table(
@@ -103,32 +133,39 @@ RESOURCES = {
         "American Resource Table",
         {
             (2, 3): Resource(
-                "Jeep",
-                "a US leader activated to Move may spend all its MP to reach any friendly hex, "
-                "with no Op Fire against it",
+                msg("Jeep"),
+                msg(
+                    "a US leader activated to Move may spend all its MP to reach any friendly hex, "
+                    "with no Op Fire against it"
+                ),
             ),
             (4, 4): _HIDDEN,
             (5, 5): _RECON,
             (6, 6): Resource(
-                "German Lack of Coordination", "German Surrender number halved, rounded up"
+                msg("German Lack of Coordination"),
+                msg("German Surrender number halved, rounded up"),
             ),
             (7, 7): _DISORGANIZED,
             (8, 8): Resource(
-                "Airborne Artillery", "a 75 mm Radio at set-up, replacing any scenario radio", True
+                msg("Airborne Artillery"),
+                msg("a 75 mm Radio at set-up, replacing any scenario radio"),
+                True,
             ),
             (9, 9): Resource(
-                "Airborne Infantry",
-                "Time space 5: Sgt Divine (or equivalent), 2 Elite squads, 1 MMG",
+                msg("Airborne Infantry"),
+                msg("Time space 5: Sgt Divine (or equivalent), 2 Elite squads, 1 MMG"),
                 True,
             ),
             (10, 10): Resource(
-                "French Guides",
-                "US leaders and units stacked with them pay 1 in woods and brush, +1 for hedges, "
-                "+0 for walls",
+                msg("French Guides"),
+                msg(
+                    "US leaders and units stacked with them pay 1 in woods and brush, +1 for hedges, "
+                    "+0 for walls"
+                ),
             ),
             (11, 12): Resource(
-                "Support from the Beaches",
-                "a 105 mm Radio at set-up, replacing any scenario radio",
+                msg("Support from the Beaches"),
+                msg("a 105 mm Radio at set-up, replacing any scenario radio"),
                 True,
             ),
         },
@@ -164,7 +201,7 @@ class GastadoresOptions:
 
 @dataclass
 class GastadoresState(Machine):
-    SIDES: ClassVar[dict[Faction, str]] = {US: "American", GERMAN: "German"}
+    SIDES: ClassVar[dict[Faction, Msg]] = {US: msg("Americans"), GERMAN: msg("Germans")}
 
     stage: int = 1
     scenario: str = "33"
@@ -204,14 +241,22 @@ def record_result(
 
 def _record(state: GastadoresState, ctx: Session, result: ScenarioResult) -> None:
     if result.scenario != state.scenario:
-        raise RuleError(f"Phase {state.stage} is scenario {state.scenario}", rule="GAS.campaign")
+        raise RuleError(
+            msg("Phase %(n)s is scenario %(scenario)s", n=state.stage, scenario=state.scenario),
+            rule="GAS.campaign",
+        )
     state.results.append(result)
     for side in Faction:
         state.net_vp[side] = net_vp(state.results, side, state.options)
     ctx.step(
         "GAS.victory",
-        f"Phase {state.stage}: {ctx.name(result.winner)} wins scenario {result.scenario} "
-        f"({result.method.value}) by",
+        msg(
+            "Phase %(n)s: the %(side)s win scenario %(scenario)s (%(method)s) by",
+            n=state.stage,
+            side=ctx.name(result.winner),
+            scenario=result.scenario,
+            method=METHOD_WORDS[result.method],
+        ),
         result.margin,
     )
     if state.stage == 3:
@@ -225,8 +270,11 @@ def _record(state: GastadoresState, ctx: Session, result: ScenarioResult) -> Non
     option = ctx.choose(
         "option",
         rule="GAS.campaign",
-        prompt=f"{ctx.name(result.winner)}: choose the next scenario, or cede the choice and "
-        "roll on your Resource Table",
+        prompt=msg(
+            "%(side)s: choose the next scenario, or cede the choice and roll on your Resource "
+            "Table",
+            side=ctx.name(result.winner),
+        ),
         options=("choose", "cede"),
         chooser=result.winner,
     )
@@ -236,37 +284,60 @@ def _record(state: GastadoresState, ctx: Session, result: ScenarioResult) -> Non
     state.scenario = ctx.choose(
         "scenario",
         rule="GAS.campaign",
-        prompt=f"{ctx.name(picker)}: choose the Phase {state.stage} scenario",
+        prompt=msg(
+            "%(side)s: choose the Phase %(n)s scenario", side=ctx.name(picker), n=state.stage
+        ),
         options=SCENARIOS[state.stage],
         chooser=picker,
     )
-    ctx.step("GAS.campaign", f"{ctx.name(picker)} picks scenario", state.scenario)
+    ctx.step("GAS.campaign", msg("%(side)s pick scenario", side=ctx.name(picker)), state.scenario)
     if state.scenario in ADJUSTMENTS:
-        ctx.step("GAS.adjust", f"scenario {state.scenario}: {ADJUSTMENTS[state.scenario]}")
-    ctx.step("GAS.resources", "shuffle the decks after all set-up rolls")
+        ctx.step(
+            "GAS.adjust",
+            msg(
+                "scenario %(scenario)s: %(change)s",
+                scenario=state.scenario,
+                change=ADJUSTMENTS[state.scenario],
+            ),
+        )
+    ctx.step("GAS.resources", msg("shuffle the decks after all set-up rolls"))
 
 
 def _resource(state: GastadoresState, ctx: Session, side: Faction) -> None:
     roll = ctx.roll(
-        f"resource.{side.value}", purpose=f"{ctx.name(side)} resource", rule="GAS.resources"
+        f"resource.{side.value}", purpose=msg("Resource Table roll"), rule="GAS.resources"
     )
     resource = RESOURCES[side].lookup_range(roll.value)
     ctx.step(
         "GAS.resources",
-        f"{ctx.name(side)} rolls {roll.value}: {resource.effect}",
-        resource.name,
+        msg(
+            "%(side)s roll %(roll)s: %(name)s, %(effect)s",
+            side=ctx.name(side),
+            roll=roll.value,
+            name=resource.name,
+            effect=resource.effect,
+        ),
+        resource.name.id,
         roll,
     )
     if resource.counters and not ctx.choose(
         f"resource_available.{side.value}",
         rule="GAS.resources",
-        prompt=f"Are the counters for {resource.name} in the countermix?",
+        prompt=msg(
+            "%(side)s: are the counters for %(resource)s in the countermix? If not, you receive "
+            "nothing",
+            side=ctx.name(side),
+            resource=resource.name,
+        ),
         options=(True, False),
         chooser=side,
     ):
-        ctx.step("GAS.resources", f"{resource.name}: counters not available, nothing received")
+        ctx.step(
+            "GAS.resources",
+            msg("%(resource)s: counters not available, nothing received", resource=resource.name),
+        )
         return
-    state.resources[side].append(resource.name)
+    state.resources[side].append(resource.name.id)
 
 
 def net_vp(results: list[ScenarioResult], side: Faction, options: GastadoresOptions) -> int:
@@ -286,21 +357,28 @@ def _decide(state: GastadoresState, ctx: Session) -> None:
     second, third = state.results[1].winner, state.results[2].winner
     net = state.net_vp
     if second is third:
-        winner, why = second, "won Phases II and III"
+        winner, why = second, msg("won Phases II and III")
     elif net[US] != net[GERMAN]:
-        winner, why = max(Faction, key=lambda s: net[s]), "split Phases II/III, higher net VP"
+        winner, why = max(Faction, key=lambda s: net[s]), msg("split Phases II/III, higher net VP")
     else:
         winner = Faction(
             ctx.choose(
                 "initiative_holder",
                 rule="GAS.victory",
-                prompt="Net VP tied: who held the Initiative card at the end of Phase III?",
+                prompt=msg("Net VP tied: who held the Initiative card at the end of Phase III?"),
                 options=tuple(f.value for f in Faction),
                 chooser="both",
             )
         )
-        why = "net VP tied, Initiative card at the end of Phase III"
+        why = msg("net VP tied, Initiative card at the end of Phase III")
     state.winner, state.victory = winner, magnitude(net[winner])
     ctx.step(
-        "GAS.victory", f"{ctx.name(winner)} {state.victory} victory ({why}); net VP", net[winner]
+        "GAS.victory",
+        msg(
+            "%(side)s: %(victory)s (%(why)s); net VP",
+            side=ctx.name(winner),
+            victory=VICTORY_WORDS[state.victory],
+            why=why,
+        ),
+        net[winner],
     )

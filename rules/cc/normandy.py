@@ -1,6 +1,6 @@
 """Normandy linked campaign toward St-Lô (Scenario 56), rules NO-C1 (set-up) and NO-C3.
 
-US = Allies, German = Axis. Formations are identified by their Section Leader's name, as the
+US = Allies, German = Axis; the site names the sides Americans and Germans. Formations are identified by their Section Leader's name, as the
 pools are in NO-C1 (the Command Sections: Craighead and Heinzmann). Call, in a loop until
 `state.phase` is ENDED: `prepare_forces` → `prepare_support` → `conclude_battle`.
 """
@@ -18,12 +18,16 @@ from rules.cc.campaign import (
     Phase,
     Pool,
     Session,
+    run,
+)
+from rules.cc.campaign_steps import (
+    COMPASS_EDGE,
+    QUALITY_WORDS,
     adjust_quality,
     defender_fortifications,
     divisional_requests,
     force_totals,
     pay_vp,
-    run,
     sealed_purchase,
     set_postures,
     standard_support,
@@ -31,6 +35,7 @@ from rules.cc.campaign import (
 from rules.cc.campaign_tables import CampaignTables
 from rules.cc.common import Faction
 from rules.dice import DiceSource
+from rules.i18n import Msg, msg, nmsg
 from rules.tables import MISSING
 
 US, GERMAN = Faction.ALLIES, Faction.AXIS
@@ -75,14 +80,14 @@ def _sides(source: dict[Faction, list[str]]) -> Callable[[], dict[Faction, list[
 
 def _armor() -> dict[Faction, Pool]:
     return {
-        US: Pool.full("US Armor Support Points", US_ARMOR),
-        GERMAN: Pool.full("German Armor Support Point", GERMAN_ARMOR),
+        US: Pool.full(msg("US Armor Support Points"), US_ARMOR),
+        GERMAN: Pool.full(msg("German Armor Support Point"), GERMAN_ARMOR),
     }
 
 
 @dataclass
 class NormandyState(CampaignState):
-    SIDES: ClassVar[dict[Faction, str]] = {US: "US", GERMAN: "German"}
+    SIDES: ClassVar[dict[Faction, Msg]] = {US: msg("Americans"), GERMAN: msg("Germans")}
 
     position: str = "A1"
     played: list[str] = field(default_factory=list)
@@ -93,10 +98,10 @@ class NormandyState(CampaignState):
     exhausted: dict[Faction, list[str]] = field(default_factory=_sides({US: [], GERMAN: []}))
     armor: dict[Faction, Pool] = field(default_factory=_armor)
     artillery: Pool = field(
-        default_factory=lambda: Pool.full("German Artillery Support Points", GERMAN_ARTILLERY)
+        default_factory=lambda: Pool.full(msg("German Artillery Support Points"), GERMAN_ARTILLERY)
     )
     fortification: Pool = field(
-        default_factory=lambda: Pool.full("German Fortification Points", GERMAN_FORTIFICATION)
+        default_factory=lambda: Pool.full(msg("German Fortification Points"), GERMAN_FORTIFICATION)
     )
     air_superiority: str = "recall"
     rest_day_done: bool = False
@@ -144,35 +149,66 @@ def prepare_forces(
 def _forces(state: NormandyState, ctx: Session, tables: CampaignTables) -> None:
     record = BattleRecord(state.battle, state.position, MAPS[state.position])
     ctx.step(
-        "NO-C1.11", f"battle {state.battle} at Campaign Position {state.position}: map", record.map
+        "NO-C1.11",
+        msg("battle %(n)s at Campaign Position %(cp)s: map", n=state.battle, cp=state.position),
+        record.map,
     )
     if state.position in ADVANCE and state.position not in state.played:
         state.played.append(state.position)
-    roll = ctx.roll("orientation", purpose="US friendly edge", rule="NO-C1.12")
+    roll = ctx.roll("orientation", purpose=msg("American friendly edge"), rule="NO-C1.12")
     record.orientation = roll.die("white")
     ctx.step(
-        "NO-C1.12", "US friendly edge: compass direction of the white die", record.orientation, roll
+        "NO-C1.12",
+        msg(
+            "American friendly edge: %(edge)s (compass direction of the white die)",
+            edge=COMPASS_EDGE[record.orientation],
+        ),
+        record.orientation,
+        roll,
     )
-    ctx.step("NO-C1.2", "year 1944; sides fixed for the campaign")
+    ctx.step("NO-C1.2", msg("year 1944; sides fixed for the campaign"))
     for side in ORDER:
         quality = state.quality[side]
-        ctx.step("NO-C1.3", f"{ctx.name(side)} troop quality", quality.value)
+        ctx.step(
+            "NO-C1.3",
+            msg(
+                "%(side)s: troop quality %(quality)s",
+                side=ctx.name(side),
+                quality=QUALITY_WORDS[quality],
+            ),
+            quality.value,
+        )
         composition = tables.composition(COMMAND[side], quality)
-        text = "not entered in the Campaign Forces Table" if composition is MISSING else composition
+        text = (
+            msg("not entered in the Campaign Forces Table")
+            if composition is MISSING
+            else composition
+        )
         ctx.step(
             "NO-C1.54",
-            f"{ctx.name(side)} Command Section led by {state.command_leader(side)}: {text}",
+            msg(
+                "%(side)s: Command Section led by %(leader)s: %(text)s",
+                side=ctx.name(side),
+                leader=state.command_leader(side),
+                text=text,
+            ),
         )
     offers = {side: [n for n in state.regimental[side] if n != COMMAND[side]] for side in ORDER}
     bought = sealed_purchase(
-        ctx, offers, tables, rule="NO-C1.55", cost_rule="NO-C1.56", noun="Section", order=ORDER
+        ctx,
+        offers,
+        tables,
+        rule="NO-C1.55",
+        cost_rule="NO-C1.56",
+        noun=msg("Sections"),
+        order=ORDER,
     )
     for side in ORDER:
         state.regimental[side] = [COMMAND[side], *offers[side]]
         record.fielded[side] = [COMMAND[side], *bought[side]]
         cost = sum(tables.value(s, "cost", rule="NO-C1.56") for s in bought[side])
-        pay_vp(ctx, record, side, cost, reason="the Sections bought", rule="NO-C1.56")
-    ctx.step("NO-C1.6", "RS.6 is not used: leaders come with the Sections")
+        pay_vp(ctx, record, side, cost, reason=msg("the Sections bought"), rule="NO-C1.56")
+    ctx.step("NO-C1.6", msg("RS.6 is not used: leaders come with the Sections"))
     state.battles.append(record)
     state.phase = Phase.SUPPORT
 
@@ -202,12 +238,22 @@ def _support(state: NormandyState, ctx: Session, tables: CampaignTables) -> None
     us_armor = _us_armor(state, ctx, record)
     german_armor = _german_armor(state, ctx, record, us_armor)
     if german_armor:
-        ctx.step("NO-C1.74", "German Armor Support taken: no German Artillery Support this battle")
+        ctx.step(
+            "NO-C1.74",
+            msg("German Armor Support taken: no German Artillery Support this battle"),
+        )
     else:
         _german_artillery(state, ctx, record)
     ground_support = not us_armor or (german_armor and state.options.ground_support_after_cancel)
     state.air_superiority = "ground_support" if ground_support else "recall"
-    ctx.step("NO-C1.75", "Allied Air Superiority marker", state.air_superiority)
+    ctx.step(
+        "NO-C1.75",
+        msg(
+            "Allied Air Superiority marker: %(side)s",
+            side=msg("Ground Support") if ground_support else msg("Recall"),
+        ),
+        state.air_superiority,
+    )
     set_postures(ctx, record)
     defender_fortifications(ctx, record)
     _defense_in_depth(state, ctx, record)
@@ -221,21 +267,28 @@ def _us_armor(state: NormandyState, ctx: Session, record: BattleRecord) -> bool:
     used = pool.balance > 0 and ctx.choose(
         "us_armor",
         rule="NO-C1.72",
-        prompt=f"US: use an Armor Support Point ({pool.balance} left)?",
+        prompt=msg(
+            "%(side)s: use an Armor Support Point (%(left)s left)?",
+            side=ctx.name(US),
+            left=pool.balance,
+        ),
         options=(True, False),
         chooser=US,
     )
     record.extras["us_armor"] = used
     if used:
-        pool.change(-1, reason="US Armor Support", rule="NO-C1.72", battle=state.battle)
-        ctx.step("NO-C1.72", "US Armor Support: 75 mm Radio (FP 8)", pool.balance)
-        pay_vp(ctx, record, US, ARMOR_VP, reason="the 75 mm Radio", rule="NO-C1.72")
+        pool.change(-1, reason=msg("American Armor Support"), rule="NO-C1.72", battle=state.battle)
+        ctx.step("NO-C1.72", msg("American Armor Support: 75 mm Radio (FP 8)"), pool.balance)
+        pay_vp(ctx, record, US, ARMOR_VP, reason=msg("the 75 mm Radio"), rule="NO-C1.72")
     else:
-        ctx.step("NO-C1.72", "no US Armor Support this battle", pool.balance)
+        ctx.step("NO-C1.72", msg("no American Armor Support this battle"), pool.balance)
     if used or not state.options.satchels_with_armor:
         record.extras["satchels"] = 2
-        ctx.step("NO-C1.72", "US receives 2 Satchel Charges and may take one free Deploy [E52]")
-        pay_vp(ctx, record, US, SATCHEL_VP, reason="2 Satchel Charges", rule="NO-C1.72")
+        ctx.step(
+            "NO-C1.72",
+            msg("the Americans receive 2 Satchel Charges and may take one free Deploy [E52]"),
+        )
+        pay_vp(ctx, record, US, SATCHEL_VP, reason=msg("2 Satchel Charges"), rule="NO-C1.72")
     return used
 
 
@@ -245,24 +298,37 @@ def _german_armor(state: NormandyState, ctx: Session, record: BattleRecord, us_a
     used = pool.balance > 0 and ctx.choose(
         "german_armor",
         rule="NO-C1.73",
-        prompt="German: use the Armor Support Point (no Artillery Support this battle if so)?",
+        prompt=msg(
+            "%(side)s: use the Armor Support Point (no Artillery Support this battle if so)?",
+            side=ctx.name(GERMAN),
+        ),
         options=(True, False),
         chooser=GERMAN,
     )
     record.extras["german_armor"] = used
     if not used:
-        ctx.step("NO-C1.73", "no German Armor Support this battle", pool.balance)
+        ctx.step("NO-C1.73", msg("no German Armor Support this battle"), pool.balance)
         return False
-    pool.change(-1, reason="German Armor Support", rule="NO-C1.73", battle=state.battle)
-    ctx.step("NO-C1.73", "German Armor Support: 105 mm Radio (FP 10)", pool.balance)
-    pay_vp(ctx, record, GERMAN, ARMOR_VP, reason="the 105 mm Radio", rule="NO-C1.73")
+    pool.change(-1, reason=msg("German Armor Support"), rule="NO-C1.73", battle=state.battle)
+    ctx.step("NO-C1.73", msg("German Armor Support: 105 mm Radio (FP 10)"), pool.balance)
+    pay_vp(ctx, record, GERMAN, ARMOR_VP, reason=msg("the 105 mm Radio"), rule="NO-C1.73")
     if us_armor:
         record.extras["us_armor"] = "cancelled"
         ctx.step(
-            "NO-C1.73", "US Armor Support cancelled: the US Radio is removed, its point is lost"
+            "NO-C1.73",
+            msg(
+                "American Armor Support cancelled: the American Radio is removed, its point is lost"
+            ),
         )
         if state.options.refund_cancelled_armor_vp:
-            pay_vp(ctx, record, GERMAN, ARMOR_VP, reason="refunding the US Radio", rule="NO-C1.73")
+            pay_vp(
+                ctx,
+                record,
+                GERMAN,
+                ARMOR_VP,
+                reason=msg("refunding the American Radio"),
+                rule="NO-C1.73",
+            )
     return True
 
 
@@ -272,20 +338,32 @@ def _german_artillery(state: NormandyState, ctx: Session, record: BattleRecord) 
     spent = ctx.enter_int(
         "german_artillery",
         rule="NO-C1.74",
-        prompt=f"German: Artillery Support Points to spend ({pool.balance} left)",
+        prompt=msg(
+            "%(side)s: Artillery Support Points to spend (%(left)s left)",
+            side=ctx.name(GERMAN),
+            left=pool.balance,
+        ),
         chooser=GERMAN,
         low=0,
         high=min(ARTILLERY_PER_BATTLE, pool.balance),
     )
     record.extras["pre_registered_fire"] = spent
     if not spent:
-        ctx.step("NO-C1.74", "no German Artillery Support this battle", pool.balance)
+        ctx.step("NO-C1.74", msg("no German Artillery Support this battle"), pool.balance)
         return
-    pool.change(-spent, reason="German Artillery Support", rule="NO-C1.74", battle=state.battle)
-    ctx.step(
-        "NO-C1.74", f"150 mm Radio (FP 12) and {spent} Pre-Registered Fire markers", pool.balance
+    pool.change(
+        -spent, reason=msg("German Artillery Support"), rule="NO-C1.74", battle=state.battle
     )
-    pay_vp(ctx, record, GERMAN, ARTILLERY_VP, reason="the 150 mm Radio", rule="NO-C1.74")
+    ctx.step(
+        "NO-C1.74",
+        nmsg(
+            "150 mm Radio (FP 12) and %(n)s Pre-Registered Fire marker",
+            "150 mm Radio (FP 12) and %(n)s Pre-Registered Fire markers",
+            spent,
+        ),
+        pool.balance,
+    )
+    pay_vp(ctx, record, GERMAN, ARTILLERY_VP, reason=msg("the 150 mm Radio"), rule="NO-C1.74")
 
 
 def _defense_in_depth(state: NormandyState, ctx: Session, record: BattleRecord) -> None:
@@ -294,17 +372,29 @@ def _defense_in_depth(state: NormandyState, ctx: Session, record: BattleRecord) 
     spent = ctx.enter_int(
         "fortify.axis",
         rule="NO-C1.9",
-        prompt="German: Fortification Points spent on Fortification OBs (also paid in VP)",
+        prompt=msg(
+            "%(side)s: Fortification Points spent on Fortification OBs (also paid in VP)",
+            side=ctx.name(GERMAN),
+        ),
         chooser=GERMAN,
         low=0,
         high=pool.balance,
     )
     if not spent:
-        ctx.step("NO-C1.9", "no German Defense in Depth this battle", pool.balance)
+        ctx.step("NO-C1.9", msg("no German Defense in Depth this battle"), pool.balance)
         return
-    pool.change(-spent, reason="German Defense in Depth", rule="NO-C1.9", battle=state.battle)
-    ctx.step("NO-C1.9", f"German spends {spent} Fortification Points", pool.balance)
-    pay_vp(ctx, record, GERMAN, spent, reason="Fortification OBs", rule="NO-C1.9")
+    pool.change(-spent, reason=msg("German Defense in Depth"), rule="NO-C1.9", battle=state.battle)
+    ctx.step(
+        "NO-C1.9",
+        nmsg(
+            "%(side)s spend %(n)s Fortification Point",
+            "%(side)s spend %(n)s Fortification Points",
+            spent,
+            side=ctx.name(GERMAN),
+        ),
+        pool.balance,
+    )
+    pay_vp(ctx, record, GERMAN, spent, reason=msg("Fortification OBs"), rule="NO-C1.9")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,13 +428,20 @@ def _conclude(state: NormandyState, ctx: Session, winner: Faction, tables: Campa
     state.wins[winner] += 1
     ctx.step(
         "NO-C3.1",
-        f"the {ctx.name(winner)} player won battle {state.battle} at {state.position}; wins",
+        msg(
+            "the %(side)s won battle %(n)s at %(cp)s; wins",
+            side=ctx.name(winner),
+            n=state.battle,
+            cp=state.position,
+        ),
         state.wins[winner],
     )
     if state.wins[winner] == WINS_NEEDED:
         state.winner, state.victory, state.phase = winner, "four_wins", Phase.ENDED
         ctx.step(
-            "NO-C3.1", f"{ctx.name(winner)} wins the campaign with four battles won", "four_wins"
+            "NO-C3.1",
+            msg("the %(side)s win the campaign with four battles won", side=ctx.name(winner)),
+            "four_wins",
         )
         return
     for side in ORDER:
@@ -352,15 +449,18 @@ def _conclude(state: NormandyState, ctx: Session, winner: Faction, tables: Campa
         state.exhausted[side].extend(sections)
         ctx.step(
             "NO-C3.2",
-            f"{ctx.name(side)}: Command Section leader back to the Regimental Reserve; exhausted",
+            msg(
+                "%(side)s: Command Section leader back to the Regimental Reserve; exhausted",
+                side=ctx.name(side),
+            ),
             sections,
         )
     state.position = next_position(state.position, state.played, winner is US)
-    ctx.step("NO-C3.3", "next Campaign Position", state.position)
+    ctx.step("NO-C3.3", msg("next Campaign Position"), state.position)
     state.rank[winner] = RANKS[RANKS.index(state.rank[winner]) + 1]
     ctx.step(
         "NO-C3.4",
-        f"{ctx.name(winner)} Command Section leader promoted",
+        msg("%(side)s: Command Section leader promoted", side=ctx.name(winner)),
         state.command_leader(winner),
     )
     adjust_quality(ctx, state.quality, winner, rule="NO-C3.5")
@@ -377,7 +477,8 @@ def _conclude(state: NormandyState, ctx: Session, winner: Faction, tables: Campa
     state.battle += 1
     state.air_superiority = "recall"
     ctx.step(
-        "NO-C3.8", f"VP marker to 0, Air Superiority to Recall; battle {state.battle} from NO-C1.1"
+        "NO-C3.8",
+        msg("VP marker to 0, Air Superiority to Recall; battle %(n)s from NO-C1.1", n=state.battle),
     )
     state.phase = Phase.FORCES
 
@@ -393,26 +494,39 @@ def _rest_day(state: NormandyState, ctx: Session, tables: CampaignTables) -> Non
     back = ctx.choose_some(
         "rest_day.allies",
         rule="NO-C3.6",
-        prompt="US: move any or all exhausted Section Leaders back to Divisional Resources",
+        prompt=msg(
+            "%(side)s: move any or all exhausted Section Leaders back to Divisional Resources",
+            side=ctx.name(US),
+        ),
         options=state.exhausted[US],
         chooser=US,
     )
     _move(state.exhausted[US], state.divisional[US], back)
-    ctx.step("NO-C3.6", "US leaders back to Divisional Resources Available", back)
+    ctx.step("NO-C3.6", msg("American leaders back to Divisional Resources Available"), back)
     named = []
     for i in range(REST_DAY_ROLLS):
-        roll = ctx.roll(f"rest_day.{i + 1}", purpose="German rest-day roll", rule="NO-C3.6")
+        roll = ctx.roll(f"rest_day.{i + 1}", purpose=msg("German rest-day roll"), rule="NO-C3.6")
         result = tables.divisional_result(GERMAN, roll.value, rule="NO-C3.6")
-        ctx.step("NO-C3.6", f"German Divisional Reserve roll {roll.value}", result, roll)
+        ctx.step(
+            "NO-C3.6",
+            msg(
+                "%(side)s: Divisional Reserve roll %(roll)s", side=ctx.name(GERMAN), roll=roll.value
+            ),
+            result,
+            roll,
+        )
         named.append(result)
     matched = [n for n in dict.fromkeys(named) if n in state.exhausted[GERMAN]]
     back = ctx.choose_some(
         "rest_day.axis",
         rule="NO-C3.6",
-        prompt="German: move these exhausted leaders back to Divisional Resources",
+        prompt=msg(
+            "%(side)s: move these exhausted leaders back to Divisional Resources",
+            side=ctx.name(GERMAN),
+        ),
         options=matched,
         chooser=GERMAN,
     )
     _move(state.exhausted[GERMAN], state.divisional[GERMAN], back)
-    ctx.step("NO-C3.6", "German leaders back to Divisional Resources Available", back)
+    ctx.step("NO-C3.6", msg("German leaders back to Divisional Resources Available"), back)
     state.rest_day_done = True

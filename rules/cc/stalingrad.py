@@ -1,6 +1,6 @@
 """Stalingrad linked campaign (Scenario 45), rules ST-C1 (set-up) and ST-C3 (after a battle).
 
-German = Axis, Russian = Allies. Call, in a loop until `state.phase` is ENDED:
+German = Axis, Russian = Allies; the site names the sides Germans and Soviets. Call, in a loop until `state.phase` is ENDED:
 `prepare_forces` → `prepare_support` → `conclude_battle`; each returns an `Outcome` that may
 hold a `Decision` to answer (see `rules.cc.campaign`).
 """
@@ -19,12 +19,17 @@ from rules.cc.campaign import (
     Phase,
     Pool,
     Session,
+    run,
+)
+from rules.cc.campaign_steps import (
+    COMPASS_EDGE,
+    POSTURE_WORDS,
+    QUALITY_WORDS,
     adjust_quality,
     defender_fortifications,
     divisional_requests,
     force_totals,
     pay_vp,
-    run,
     sealed_purchase,
     set_postures,
     standard_support,
@@ -33,6 +38,7 @@ from rules.cc.campaign_tables import CampaignTables
 from rules.cc.common import Faction, Posture
 from rules.dice import DiceSource
 from rules.errors import RuleError
+from rules.i18n import Msg, msg, nmsg
 from rules.tables import MISSING
 
 GERMAN, RUSSIAN = Faction.AXIS, Faction.ALLIES
@@ -74,8 +80,8 @@ class StalingradOptions:
 
 def _fort_points() -> dict[Faction, Pool]:
     return {
-        side: Pool.full(f"{name} Fortification Points", FORTIFICATION_POINTS)
-        for side, name in StalingradState.SIDES.items()
+        GERMAN: Pool.full(msg("German Fortification Points"), FORTIFICATION_POINTS),
+        RUSSIAN: Pool.full(msg("Soviet Fortification Points"), FORTIFICATION_POINTS),
     }
 
 
@@ -85,7 +91,7 @@ def _pools() -> dict[Faction, list[str]]:
 
 @dataclass
 class StalingradState(CampaignState):
-    SIDES: ClassVar[dict[Faction, str]] = {GERMAN: "German", RUSSIAN: "Russian"}
+    SIDES: ClassVar[dict[Faction, Msg]] = {GERMAN: msg("Germans"), RUSSIAN: msg("Soviets")}
 
     position: str = "O"
     fort_points: dict[Faction, Pool] = field(default_factory=_fort_points)
@@ -154,26 +160,67 @@ def prepare_forces(
 
 def _forces(state: StalingradState, ctx: Session, tables: CampaignTables) -> None:
     record = BattleRecord(state.battle, state.position, MAPS[state.position])
-    ctx.step("ST-C1.1", f"battle {state.battle} at CP {state.position}: map", record.map)
-    roll = ctx.roll("orientation", purpose="Russian friendly edge", rule="ST-C1.1")
+    ctx.step(
+        "ST-C1.1",
+        msg("battle %(n)s at CP %(cp)s: map", n=state.battle, cp=state.position),
+        record.map,
+    )
+    roll = ctx.roll("orientation", purpose=msg("Soviet friendly edge"), rule="ST-C1.1")
     record.orientation = roll.die("white")
     ctx.step(
         "ST-C1.1",
-        "Russian friendly edge: compass direction of the white die",
+        msg(
+            "Soviet friendly edge: %(edge)s (compass direction of the white die)",
+            edge=COMPASS_EDGE[record.orientation],
+        ),
         record.orientation,
         roll,
     )
     rubble = record.extras["rubble"] = rubble_count(state.battle)
-    ctx.step("ST-C1.1", f"spread of devastation: {rubble // 2} rubble from each Fate deck", rubble)
-    ctx.step("ST-C1.2", "year 1942; sides fixed for the campaign")
+    ctx.step(
+        "ST-C1.1",
+        nmsg(
+            "spread of devastation: %(n)s Rubble marker from each Fate deck",
+            "spread of devastation: %(n)s Rubble markers from each Fate deck",
+            rubble // 2,
+        ),
+        rubble,
+    )
+    ctx.step("ST-C1.2", msg("year 1942; sides fixed for the campaign"))
     for side in ORDER:
         quality = state.quality[side]
-        ctx.step("ST-C1.3", f"{ctx.name(side)} troop quality", quality.value)
+        ctx.step(
+            "ST-C1.3",
+            msg(
+                "%(side)s: troop quality %(quality)s",
+                side=ctx.name(side),
+                quality=QUALITY_WORDS[quality],
+            ),
+            quality.value,
+        )
         composition = tables.composition(COMMAND[side], quality)
-        text = "not entered in the Campaign Forces Table" if composition is MISSING else composition
-        ctx.step("ST-C1.5.3", f"{ctx.name(side)} Command Patrol ({quality.value}): {text}")
+        text = (
+            msg("not entered in the Campaign Forces Table")
+            if composition is MISSING
+            else composition
+        )
+        ctx.step(
+            "ST-C1.5.3",
+            msg(
+                "%(side)s: Command Patrol (%(quality)s): %(text)s",
+                side=ctx.name(side),
+                quality=QUALITY_WORDS[quality],
+                text=text,
+            ),
+        )
     bought = sealed_purchase(
-        ctx, state.pool, tables, rule="ST-C1.5.4", cost_rule="ST-C1.5.5", noun="Patrol", order=ORDER
+        ctx,
+        state.pool,
+        tables,
+        rule="ST-C1.5.4",
+        cost_rule="ST-C1.5.5",
+        noun=msg("Patrols"),
+        order=ORDER,
     )
     for side in ORDER:
         record.fielded[side] = [COMMAND[side], *bought[side]]
@@ -193,13 +240,18 @@ def _fill_ins(state: StalingradState, ctx: Session, side: Faction) -> list[Carri
     unknown = [i for i in wanted if i not in units]
     if unknown:
         raise RuleError(
-            f"not {ctx.name(side)} Reinforcements: {', '.join(unknown)}", rule="ST-C1.5.4"
+            msg(
+                "not Reinforcements of the %(side)s: %(unknown)s",
+                side=ctx.name(side),
+                unknown=", ".join(unknown),
+            ),
+            rule="ST-C1.5.4",
         )
     state.reinforcements[side] = [u for u in state.reinforcements[side] if u.id not in wanted]
     if wanted:
         ctx.step(
             "ST-C1.5.4",
-            f"{ctx.name(side)} completes short Patrols with Reinforcements",
+            msg("%(side)s complete short Patrols with Reinforcements", side=ctx.name(side)),
             list(wanted),
         )
     return [units[i] for i in wanted]
@@ -221,11 +273,17 @@ def _pay_for_forces(
     total = cost + len(charged) + weapons
     ctx.step(
         "ST-C1.5.5",
-        f"{ctx.name(side)} force cost: Patrols {cost} + {len(charged)} Reinforcement units "
-        f"+ {weapons} Reinforcement weapons",
+        msg(
+            "%(side)s: force cost, Patrols %(cost)s + %(units)s Reinforcement units "
+            "+ %(weapons)s Reinforcement weapons",
+            side=ctx.name(side),
+            cost=cost,
+            units=len(charged),
+            weapons=weapons,
+        ),
         total,
     )
-    pay_vp(ctx, record, side, total, reason="his forces", rule="ST-C1.5.5")
+    pay_vp(ctx, record, side, total, reason=msg("their forces"), rule="ST-C1.5.5")
 
 
 def prepare_support(
@@ -248,7 +306,7 @@ def prepare_support(
 
 def _support(state: StalingradState, ctx: Session, tables: CampaignTables) -> None:
     record = state.current
-    ctx.step("ST-C1.6", "RS.6 is not used: leaders come with Patrols and Reinforcements")
+    ctx.step("ST-C1.6", msg("RS.6 is not used: leaders come with Patrols and Reinforcements"))
     standard_support(ctx, record)
     set_postures(ctx, record)
     defender_fortifications(ctx, record)
@@ -257,20 +315,34 @@ def _support(state: StalingradState, ctx: Session, tables: CampaignTables) -> No
         spent = ctx.enter_int(
             f"fortify.{side.value}",
             rule="ST-C1.9",
-            prompt=f"{ctx.name(side)}: Fortification Points spent on Fortification OBs",
+            prompt=msg(
+                "%(side)s: Fortification Points spent on Fortification OBs", side=ctx.name(side)
+            ),
             chooser=side,
             low=0,
             high=pool.balance,
         )
         if spent:
-            pool.change(-spent, reason="Fortification OBs", rule="ST-C1.9", battle=state.battle)
+            pool.change(
+                -spent, reason=msg("Fortification OBs"), rule="ST-C1.9", battle=state.battle
+            )
         ctx.step(
-            "ST-C1.9", f"{ctx.name(side)} spends {spent} Fortification Points (no VP)", pool.balance
+            "ST-C1.9",
+            nmsg(
+                "%(side)s spend %(n)s Fortification Point (no VP)",
+                "%(side)s spend %(n)s Fortification Points (no VP)",
+                spent,
+                side=ctx.name(side),
+            ),
+            pool.balance,
         )
     force_totals(ctx, tables, record, rule="ST-C1.5.1")
     ctx.step(
         "RS.16",
-        "Reinforcements go on Time Track spaces, German first, at most 7 soldier icons per space",
+        msg(
+            "Reinforcements go on Time Track spaces, Germans first, at most 7 soldier icons per "
+            "space"
+        ),
     )
     state.phase = Phase.BATTLE
 
@@ -305,7 +377,13 @@ def _conclude(
 ) -> None:
     winner = state.current.winner = result.winner
     ctx.step(
-        "ST-C3", f"the {ctx.name(winner)} player won battle {state.battle} at CP {state.position}"
+        "ST-C3",
+        msg(
+            "the %(side)s won battle %(n)s at CP %(cp)s",
+            side=ctx.name(winner),
+            n=state.battle,
+            cp=state.position,
+        ),
     )
     if _campaign_over(state, ctx, winner):
         state.phase = Phase.ENDED
@@ -325,7 +403,7 @@ def _conclude(
         grant=lambda side, patrol: state.pool[side].append(patrol),
         rule="ST-C3.5",
     )
-    ctx.step("ST-C3.6", "VP marker to 0, Urban Sniper to neutral; next battle from ST-C1.1")
+    ctx.step("ST-C3.6", msg("VP marker to 0, Urban Sniper to neutral; next battle from ST-C1.1"))
     state.phase = Phase.FORCES
 
 
@@ -335,30 +413,43 @@ def _campaign_over(state: StalingradState, ctx: Session, winner: Faction) -> boo
         state.winner, state.victory = winner, "decisive"
         ctx.step(
             "ST-C3.1",
-            f"won at CP {state.position}: {ctx.name(winner)} Decisive Victory",
+            msg(
+                "won at CP %(cp)s: %(side)s Decisive Victory",
+                cp=state.position,
+                side=ctx.name(winner),
+            ),
             "decisive",
         )
         return True
     if state.battle >= SUDDEN_DEATH_FROM:
-        roll = ctx.roll("sudden_death", purpose="campaign Sudden Death roll", rule="ST-C3.1")
+        roll = ctx.roll("sudden_death", purpose=msg("campaign Sudden Death roll"), rule="ST-C3.1")
         if roll.value < state.battle:
             state.winner, state.victory = winner, "tactical"
             ctx.step(
                 "ST-C3.1",
-                f"campaign Sudden Death roll {roll.value} < {state.battle} battles: the campaign "
-                f"ends, {ctx.name(winner)} Tactical Victory",
+                msg(
+                    "campaign Sudden Death roll %(roll)s < %(n)s battles: the campaign ends, "
+                    "%(side)s Tactical Victory",
+                    roll=roll.value,
+                    n=state.battle,
+                    side=ctx.name(winner),
+                ),
                 "tactical",
                 roll,
             )
             return True
         ctx.step(
             "ST-C3.1",
-            f"campaign Sudden Death roll {roll.value} ≥ {state.battle}: it goes on",
+            msg(
+                "campaign Sudden Death roll %(roll)s ≥ %(n)s: it goes on",
+                roll=roll.value,
+                n=state.battle,
+            ),
             roll.value,
             roll,
         )
     state.battle += 1
-    ctx.step("ST-C3.1", "Battle marker advances", state.battle)
+    ctx.step("ST-C3.1", msg("Battle marker advances"), state.battle)
     return False
 
 
@@ -368,12 +459,22 @@ def _move_position(state: StalingradState, ctx: Session, winner: Faction) -> Non
     state.position = ctx.choose(
         "position",
         rule="ST-C3.2",
-        prompt=f"{ctx.name(winner)} won as {posture.value}: choose the next Campaign Position",
+        prompt=msg(
+            "%(side)s won as %(posture)s: choose the next Campaign Position",
+            side=ctx.name(winner),
+            posture=POSTURE_WORDS[posture],
+        ),
         options=options,
         chooser=winner,
     )
     ctx.step(
-        "ST-C3.2", f"{ctx.name(winner)} won as {posture.value}; next battle at CP", state.position
+        "ST-C3.2",
+        msg(
+            "%(side)s won as %(posture)s; next battle at CP",
+            side=ctx.name(winner),
+            posture=POSTURE_WORDS[posture],
+        ),
+        state.position,
     )
 
 
@@ -383,17 +484,30 @@ def _choose_reinforcements(
     """ST-C3.4: keep up to ceil(survivors ÷ Battle marker) survivors, weapons at will."""
     by_id = {u.id: u for u in survivors}
     if len(by_id) != len(survivors):
-        raise RuleError(f"{ctx.name(side)} survivors need distinct ids", rule="ST-C3.4")
+        raise RuleError(
+            msg("%(side)s: survivors need distinct ids", side=ctx.name(side)), rule="ST-C3.4"
+        )
     allowance = reinforcement_allowance(len(survivors), state.battle)
     ctx.step(
         "ST-C3.4",
-        f"{ctx.name(side)}: {len(survivors)} survivors ÷ Battle marker {state.battle}, rounded up",
+        nmsg(
+            "%(side)s: %(n)s survivor ÷ Battle marker %(battle)s, rounded up",
+            "%(side)s: %(n)s survivors ÷ Battle marker %(battle)s, rounded up",
+            len(survivors),
+            side=ctx.name(side),
+            battle=state.battle,
+        ),
         allowance,
     )
     kept = ctx.choose_some(
         f"reinforcements.{side.value}",
         rule="ST-C3.4",
-        prompt=f"{ctx.name(side)}: choose up to {allowance} survivors to keep as Reinforcements",
+        prompt=nmsg(
+            "%(side)s: choose up to %(n)s survivor to keep as a Reinforcement",
+            "%(side)s: choose up to %(n)s survivors to keep as Reinforcements",
+            allowance,
+            side=ctx.name(side),
+        ),
         options=list(by_id),
         chooser=side,
         most=allowance,
@@ -402,7 +516,7 @@ def _choose_reinforcements(
     keep_weapons = ctx.choose_some(
         f"weapons.{side.value}",
         rule="ST-C3.4",
-        prompt=f"{ctx.name(side)}: which Reinforcements keep their weapons",
+        prompt=msg("%(side)s: which Reinforcements keep their weapons", side=ctx.name(side)),
         options=armed,
         chooser=side,
     )
@@ -412,4 +526,6 @@ def _choose_reinforcements(
         )
         for u in (by_id[i] for i in kept)
     ]
-    ctx.step("ST-C3.4", f"{ctx.name(side)} Reinforcements (Veteran markers kept)", kept)
+    ctx.step(
+        "ST-C3.4", msg("%(side)s: Reinforcements (Veteran markers kept)", side=ctx.name(side)), kept
+    )

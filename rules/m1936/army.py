@@ -14,6 +14,7 @@ from typing import Literal
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.m1936.data import (
     RULE,
     STAT_NAMES,
@@ -83,22 +84,31 @@ def budget(
     """Points for one side: the size table, or an agreed defender total (attacker +50 %)."""
     exp = Explanation()
     if (size is None) == (defender_points is None):
-        raise RuleError("give either a game size or an agreed defender budget", rule=BUDGET_RULE)
+        raise RuleError(
+            msg("give either a game size or an agreed defender budget"), rule=BUDGET_RULE
+        )
     bonus = catalogue().raw["attacker_bonus_percent"]
     if size is not None:
         rows = catalogue().table("game_sizes")["rows"][GameSize(size).value]
-        defender = exp.add(BUDGET_RULE, f"{size} game: defender", rows[Role.DEFENSOR])
-        attacker = exp.add(BUDGET_RULE, f"{size} game: attacker", rows[Role.ATACANTE])
+        defender = exp.add(
+            BUDGET_RULE, msg("%(size)s game: defender", size=size), rows[Role.DEFENSOR]
+        )
+        attacker = exp.add(
+            BUDGET_RULE, msg("%(size)s game: attacker", size=size), rows[Role.ATACANTE]
+        )
     else:
         if isinstance(defender_points, bool) or not isinstance(defender_points, int):
-            raise RuleError("the agreed budget is a whole number of points", rule=BUDGET_RULE)
+            raise RuleError(msg("the agreed budget is a whole number of points"), rule=BUDGET_RULE)
         if defender_points <= 0:
-            raise RuleError("the agreed budget must be positive", rule=BUDGET_RULE)
-        defender = exp.add(BUDGET_RULE, "agreed defender budget", defender_points)
+            raise RuleError(msg("the agreed budget must be positive"), rule=BUDGET_RULE)
+        defender = exp.add(BUDGET_RULE, msg("agreed defender budget"), defender_points)
         attacker = exp.add(
             f"{RULE} (presupuesto)",
-            f"attacker always has {bonus} % more points than the defender "
-            f"({options.rounding} rounding)",
+            msg(
+                "attacker always has %(bonus)s %% more points than the defender (%(rounding)s rounding)",
+                bonus=bonus,
+                rounding=options.rounding,
+            ),
             round_points(Fraction(defender * (100 + bonus), 100), options.rounding),
         )
     points = attacker if Role(role) is Role.ATACANTE else defender
@@ -181,24 +191,31 @@ def entry_cost(
     cat = catalogue()
     exp = Explanation()
     profile = cat.profile(faction, entry.profile)
-    base = exp.add(profile.section, f"base cost of {profile.name}", profile.cost)
+    base = exp.add(profile.section, msg("base cost of %(name)s", name=profile.name), profile.cost)
     quality = entry_quality(entry, force_quality)
     percent = cat.table("quality_cost_percent")["rows"][quality.value]
     ups = tuple((u, cat.upgrade(faction, u).cost) for u in entry.upgrades)
     for name, cost in ups:
-        exp.add(cat.upgrade(faction, name).section, f"upgrade {name}", cost)
+        exp.add(cat.upgrade(faction, name).section, msg("upgrade %(name)s", name=name), cost)
     upgrade_total = sum(c for _, c in ups)
     scaled = base + (upgrade_total if options.quality_applies_to_upgrades else 0)
     adjusted = Fraction(scaled * (100 + percent), 100)
     exp.add(
         QUALITY_RULE,
-        f"{quality} {percent:+d} % on {scaled} ({options.rounding} rounding of {float(adjusted):g})",
+        msg(
+            "%(quality)s %(percent)s %% on %(scaled)s (%(rounding)s rounding of %(v)s)",
+            quality=quality,
+            percent=format(percent, "+d"),
+            scaled=scaled,
+            rounding=options.rounding,
+            v=format(float(adjusted), "g"),
+        ),
         percent,
     )
     total = round_points(adjusted, options.rounding) + (
         0 if options.quality_applies_to_upgrades else upgrade_total
     )
-    exp.add(RULE, "unit cost", total)
+    exp.add(RULE, msg("unit cost"), total)
     return EntryCost(profile.name, base, quality, percent, ups, total, exp)
 
 

@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.m1936.data import Category, Profile
 from rules.m1936.performance import performance_result
 from rules.m1936.weather import Weather, weather_effects
@@ -47,7 +48,7 @@ def bog_risk(profile: Profile, ground: Ground, weather: Weather) -> BogRisk:
     exp = Explanation()
     ground = Ground(ground)
     if not can_bog(profile):
-        exp.add(RULE, f"{profile.name} does not bog down", False)
+        exp.add(RULE, msg("%(name)s does not bog down", name=profile.name), False)
         return BogRisk(False, exp)
     reasons = []
     if ground is Ground.WOODS:
@@ -62,7 +63,7 @@ def bog_risk(profile: Profile, ground: Ground, weather: Weather) -> BogRisk:
     for rule, text in reasons:
         exp.add(rule, text, True)
     if not reasons:
-        exp.add(RULE, f"no bog risk on {ground}", False)
+        exp.add(RULE, msg("no bog risk on %(ground)s", ground=ground), False)
     return BogRisk(bool(reasons), exp)
 
 
@@ -76,8 +77,12 @@ class BogCheck(Serializable):
 def bog_check(performance: int) -> BogCheck:
     """A vehicle at risk bogs down and is immobilised on a result of −2 (or worse)."""
     exp = Explanation()
-    r = performance_result(performance, purpose="bog check", rule=RULE, explanation=exp)
-    bogged = exp.add(RULE, f"bogged down on {BOGGED_AT_MOST} or less", r <= BOGGED_AT_MOST)
+    r = performance_result(performance, purpose=msg("bog check"), rule=RULE, explanation=exp)
+    bogged = exp.add(
+        RULE,
+        msg("bogged down on %(bogged_at_most)s or less", bogged_at_most=BOGGED_AT_MOST),
+        r <= BOGGED_AT_MOST,
+    )
     return BogCheck(r, bogged, exp)
 
 
@@ -87,8 +92,12 @@ def unbog_check(performance: int, *, tractor_in_contact: bool) -> BogCheck:
     `bogged` in the result is whether the vehicle is still bogged down.
     """
     if not tractor_in_contact:
-        raise RuleError("only a tractor in contact can rescue a bogged vehicle", rule=RULE)
+        raise RuleError(msg("only a tractor in contact can rescue a bogged vehicle"), rule=RULE)
     exp = Explanation()
-    r = performance_result(performance, purpose="unbogging", rule=RULE, explanation=exp)
-    freed = exp.add(RULE, f"freed on +{FREED_AT_LEAST} or more", r >= FREED_AT_LEAST)
+    r = performance_result(performance, purpose=msg("unbogging"), rule=RULE, explanation=exp)
+    freed = exp.add(
+        RULE,
+        msg("freed on +%(freed_at_least)s or more", freed_at_least=FREED_AT_LEAST),
+        r >= FREED_AT_LEAST,
+    )
     return BogCheck(r, not freed, exp)

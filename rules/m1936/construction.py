@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.m1936.data import parse_rule
 from rules.serial import Serializable
 
@@ -77,7 +78,10 @@ COVER_TYPES: dict[str, CoverType] = {
 
 def cover_type(name: str) -> CoverType:
     if name not in COVER_TYPES:
-        raise RuleError(f"{name!r} is not in the cover and fortification table", rule=COVER_RULE)
+        raise RuleError(
+            msg("%(name)s is not in the cover and fortification table", name=str(name)),
+            rule=COVER_RULE,
+        )
     return COVER_TYPES[name]
 
 
@@ -128,10 +132,20 @@ class ConstructionPool(Serializable):
     def add(self, amount: int, reason: str, rule: str = RULE) -> ConstructionPool:
         """Record points gained (amount > 0) or spent (amount < 0); the pool stays ≥ 0."""
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
-            raise RuleError(f"a ledger entry is a non-zero whole number, not {amount!r}", rule=rule)
+            raise RuleError(
+                msg(
+                    "a ledger entry is a non-zero whole number, not %(amount)s", amount=str(amount)
+                ),
+                rule=rule,
+            )
         if self.balance + amount < 0:
             raise RuleError(
-                f"{reason} needs {-amount} construction points; only {self.balance} left",
+                msg(
+                    "%(reason)s needs %(v)s construction points; only %(balance)s left",
+                    reason=reason,
+                    v=-amount,
+                    balance=self.balance,
+                ),
                 rule=rule,
             )
         exp = Explanation(list(self.explanation))
@@ -153,7 +167,13 @@ def construction_pool(
     """Points from the defender's units (label → special rules, e.g. from
     `army.effective_rules`) and days of waiting."""
     if isinstance(waiting_days, bool) or not isinstance(waiting_days, int) or waiting_days < 0:
-        raise RuleError(f"days of waiting is a whole number ≥ 0, not {waiting_days!r}", rule=RULE)
+        raise RuleError(
+            msg(
+                "days of waiting is a whole number ≥ 0, not %(waiting_days)s",
+                waiting_days=str(waiting_days),
+            ),
+            rule=RULE,
+        )
     tools = {CONSTRUCTION_TOOLS} | ({EXCAVATION_TOOLS} if options.excavation_tools_count else set())
     pool = ConstructionPool(has_construction_tools=any(_has(r, tools) for r in units.values()))
     for label, rules in units.items():
@@ -174,11 +194,23 @@ def buy_fortification(pool: ConstructionPool, kind: str, count: int = 1) -> Cons
     construction tools)."""
     spec = cover_type(kind)
     if spec.cost is None:
-        raise RuleError(f"{spec.name} has no cost and cannot be built", rule="M36-VIII.5.4")
+        raise RuleError(
+            msg("%(name)s has no cost and cannot be built", name=spec.name), rule="M36-VIII.5.4"
+        )
     if spec.tools_required is not False and not pool.has_construction_tools:
-        raise RuleError(f"{spec.name} needs a unit with {CONSTRUCTION_TOOLS}", rule="M36-VIII.5.4")
+        raise RuleError(
+            msg(
+                "%(name)s needs a unit with %(construction_tools)s",
+                name=spec.name,
+                construction_tools=CONSTRUCTION_TOOLS,
+            ),
+            rule="M36-VIII.5.4",
+        )
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise RuleError(f"buy at least one {spec.name}, not {count!r}", rule=RULE)
+        raise RuleError(
+            msg("buy at least one %(name)s, not %(count)s", name=spec.name, count=str(count)),
+            rule=RULE,
+        )
     bought = pool.add(-spec.cost * count, f"{count} × {spec.name} at {spec.cost}", RULE)
     return dataclasses.replace(
         bought, fortifications=(*pool.fortifications, *[Fortification.of(kind)] * count)
@@ -198,18 +230,25 @@ def damage_fortification(fort: Fortification, damage: int, *, he: bool) -> Forti
     at 0 the element is destroyed and becomes Escombros (VIII.3)."""
     exp = Explanation()
     if isinstance(damage, bool) or not isinstance(damage, int):
-        raise RuleError(f"damage is a whole number, not {damage!r}", rule=STRUCTURE_RULE)
+        raise RuleError(
+            msg("damage is a whole number, not %(damage)s", damage=str(damage)), rule=STRUCTURE_RULE
+        )
     if not he or fort.structure is None:
         why = "only HE ammunition damages fortifications" if not he else "it has no structure"
-        exp.add(STRUCTURE_RULE, f"{fort.kind} unharmed: {why}", 0)
+        exp.add(STRUCTURE_RULE, msg("%(kind)s unharmed: %(why)s", kind=fort.kind, why=why), 0)
         return FortificationDamage(fort, 0, False, exp)
     lost = exp.add(
         STRUCTURE_RULE,
-        f"HE damage {damage} against {fort.kind} structure {fort.structure}",
+        msg(
+            "HE damage %(damage)s against %(kind)s structure %(structure)s",
+            damage=damage,
+            kind=fort.kind,
+            structure=fort.structure,
+        ),
         1 if damage >= fort.structure else 0,
     )
     left = fort.structure - lost
     if left > 0:
         return FortificationDamage(dataclasses.replace(fort, structure=left), lost, False, exp)
-    exp.add(STRUCTURE_RULE, f"{fort.kind} destroyed, replaced by rubble", RUBBLE)
+    exp.add(STRUCTURE_RULE, msg("%(kind)s destroyed, replaced by rubble", kind=fort.kind), RUBBLE)
     return FortificationDamage(Fortification.of(RUBBLE), lost, True, exp)

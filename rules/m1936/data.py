@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.errors import RuleError
+from rules.i18n import msg
 from rules.tables import load_json
 
 DATA = Path(__file__).parent / "data" / "army_lists.json"
@@ -152,7 +153,14 @@ class Catalogue:
         for p in self.profiles:
             if p.faction is faction and p.name == name:
                 return p
-        raise RuleError(f"{faction} have no unit called {name!r} in their list", rule=RULE)
+        raise RuleError(
+            msg(
+                "%(faction)s have no unit called %(name)s in their list",
+                faction=faction,
+                name=str(name),
+            ),
+            rule=RULE,
+        )
 
     def faction_profiles(self, faction: Faction) -> tuple[Profile, ...]:
         return tuple(p for p in self.profiles if p.faction is faction)
@@ -161,7 +169,10 @@ class Catalogue:
         for u in self.upgrades:
             if u.faction is faction and u.name == name:
                 return u
-        raise RuleError(f"{faction} have no upgrade called {name!r}", rule=f"{RULE} Mejoras")
+        raise RuleError(
+            msg("%(faction)s have no upgrade called %(name)s", faction=faction, name=str(name)),
+            rule=f"{RULE} Mejoras",
+        )
 
     def faction_upgrades(self, faction: Faction) -> tuple[Upgrade, ...]:
         return tuple(u for u in self.upgrades if u.faction is faction)

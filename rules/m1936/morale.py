@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.serial import Serializable
 
 STATE_RULE = "M36-XI.2"
@@ -25,7 +26,9 @@ class UnitState(StrEnum):
 def morale_state(morale: int) -> UnitState:
     """> 4 Normal, ≤ 4 Pinned, 0 Panicked; morale never goes below 0 (XI.1–2)."""
     if isinstance(morale, bool) or not isinstance(morale, int) or morale < 0:
-        raise RuleError(f"morale is a whole number ≥ 0, not {morale!r}", rule=STATE_RULE)
+        raise RuleError(
+            msg("morale is a whole number ≥ 0, not %(morale)s", morale=str(morale)), rule=STATE_RULE
+        )
     if morale == 0:
         return UnitState.PANICKED
     return UnitState.PINNED if morale <= PINNED_AT_MOST else UnitState.NORMAL
@@ -45,13 +48,17 @@ def battalion_morale(states: Sequence[UnitState]) -> BattalionMorale:
     half of its units are destroyed or Panicked (XI.7). Pass every unit of the side."""
     states = [UnitState(s) for s in states]
     if not states:
-        raise RuleError("a side with no units has no battalion morale", rule=BATTALION_RULE)
+        raise RuleError(msg("a side with no units has no battalion morale"), rule=BATTALION_RULE)
     exp = Explanation()
-    destroyed = exp.add(BATTALION_RULE, "units destroyed", states.count(UnitState.DESTROYED))
-    panicked = exp.add(BATTALION_RULE, "units Panicked", states.count(UnitState.PANICKED))
+    destroyed = exp.add(BATTALION_RULE, msg("units destroyed"), states.count(UnitState.DESTROYED))
+    panicked = exp.add(BATTALION_RULE, msg("units Panicked"), states.count(UnitState.PANICKED))
     broken = exp.add(
         BATTALION_RULE,
-        f"{destroyed + panicked} of {len(states)} out: more than half breaks the side",
+        msg(
+            "%(v)s of %(v2)s out: more than half breaks the side",
+            v=destroyed + panicked,
+            v2=len(states),
+        ),
         (destroyed + panicked) * 2 > len(states),
     )
     return BattalionMorale(len(states), destroyed, panicked, broken, exp)

@@ -9,18 +9,27 @@ from __future__ import annotations
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import Msg, msg
 
 
-def performance_result(value: object, *, purpose: str, rule: str, explanation: Explanation) -> int:
+def performance_result(
+    value: object, *, purpose: str | Msg, rule: str, explanation: Explanation
+) -> int:
     """Check an entered R (a signed whole number) and record it."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(
-            f"the performance roll for {purpose} is a whole number entered by the player, "
-            f"not {value!r}",
+            msg(
+                "the performance roll for %(purpose)s is a whole number entered by the player, not %(value)s",
+                purpose=purpose,
+                value=str(value),
+            ),
             rule=rule,
         )
     return explanation.add(
         rule,
-        f"performance roll for {purpose}, entered by the player (R, advantage included)",
+        msg(
+            "performance roll for %(purpose)s, entered by the player (R, advantage included)",
+            purpose=purpose,
+        ),
         value,
     )

@@ -25,6 +25,7 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.errors import RuleError, TableDataError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
 from rules.m1936.army import Role
 from rules.m1936.validation import Violation
 from rules.m1936.weather import Season, WeatherResult, determine_weather
@@ -115,7 +116,9 @@ def sector_table(terrain: Terrain, user_rows: list[dict[str, Any]] | None = None
     seeded = load_json(DATA)["terrains"].get(terrain.value)
     if seeded is not None:
         if user_rows is not None:
-            raise RuleError(f"{terrain} has a table in the rulebook", rule=TABLE_RULE)
+            raise RuleError(
+                msg("%(terrain)s has a table in the rulebook", terrain=terrain), rule=TABLE_RULE
+            )
         ranges = {
             col: {el: (lo, hi) for el, (lo, hi) in cells.items()}
             for col, cells in seeded["sectors"].items()
@@ -123,7 +126,10 @@ def sector_table(terrain: Terrain, user_rows: list[dict[str, Any]] | None = None
         return SectorTable(terrain, ranges, "seed", seeded["section"])
     if user_rows is None:
         raise RuleError(
-            f"the rulebook has no scenery table for {terrain}; enter one for the campaign",
+            msg(
+                "the rulebook has no scenery table for %(terrain)s; enter one for the campaign",
+                terrain=terrain,
+            ),
             rule=TABLE_RULE,
         )
     rows = SECTOR_TABLE_SCHEMA.clean(user_rows)
@@ -196,12 +202,17 @@ def create_scenario(
     """Choose the terrain and roll 1d6 per sector type; lowest goes to sector 1 and so on."""
     table = sector_table(terrain, user_table)
     exp = Explanation()
-    exp.add(PLACEMENT_RULE, "terrain chosen", table.terrain.value)
+    exp.add(PLACEMENT_RULE, msg("terrain chosen"), table.terrain.value)
     rolls = {}
     for sector_type in table.sector_types:
-        record = dice.roll("d6", purpose=f"sector type {sector_type}", rule=PLACEMENT_RULE)
+        record = dice.roll(
+            "d6", purpose=msg("sector type %(type)s", type=sector_type), rule=PLACEMENT_RULE
+        )
         rolls[sector_type] = exp.add(
-            PLACEMENT_RULE, f"1d6 for {sector_type}", record.value, roll=record
+            PLACEMENT_RULE,
+            msg("1d6 for %(sector_type)s", sector_type=sector_type),
+            record.value,
+            roll=record,
         )
     return _assign(ScenarioSheet(table.terrain, table, rolls, explanation=exp))
 
@@ -209,16 +220,22 @@ def create_scenario(
 def order_tied_sectors(sheet: ScenarioSheet, order: Sequence[str]) -> ScenarioSheet:
     """Answer the pending tie: the placer's order for sector types with equal rolls."""
     if sheet.pending is None:
-        raise RuleError("no tie is waiting to be ordered", rule=PLACEMENT_RULE)
+        raise RuleError(msg("no tie is waiting to be ordered"), rule=PLACEMENT_RULE)
     order = tuple(order)
     if order not in sheet.pending.options:
         raise RuleError(
-            f"{order!r} is not an order of the tied sector types {sheet.pending.options[0]}",
+            msg(
+                "%(order)s is not an order of the tied sector types %(v)s",
+                order=str(order),
+                v=sheet.pending.options[0],
+            ),
             rule=PLACEMENT_RULE,
         )
     next_sheet = sheet._next(tie_orders=(*sheet.tie_orders, order), pending=None)
     next_sheet.explanation.add(
-        PLACEMENT_RULE, f"{sheet.pending.chooser} orders the tie", " < ".join(order)
+        PLACEMENT_RULE,
+        msg("%(chooser)s orders the tie", chooser=sheet.pending.chooser),
+        " < ".join(order),
     )
     return _assign(next_sheet)
 
@@ -237,8 +254,13 @@ def _assign(sheet: ScenarioSheet) -> ScenarioSheet:
                 key=f"sector_tie_{first}",
                 rule=PLACEMENT_RULE,
                 prompt=(
-                    f"{', '.join(tied)} all rolled {value}: order them for sectors "
-                    f"{first}–{first + len(tied) - 1}"
+                    msg(
+                        "%(v)s all rolled %(value)s: order them for sectors %(first)s–%(v2)s",
+                        v=", ".join(tied),
+                        value=value,
+                        first=first,
+                        v2=first + len(tied) - 1,
+                    )
                 ),
                 options=tuple(itertools.permutations(tied)),
                 chooser=placer(first).value,
@@ -249,7 +271,9 @@ def _assign(sheet: ScenarioSheet) -> ScenarioSheet:
     next_sheet = sheet._next(sectors=sectors)
     for sector, sector_type in sectors.items():
         next_sheet.explanation.add(
-            PLACEMENT_RULE, f"sector {sector} ({placer(sector)} fills it)", sector_type
+            PLACEMENT_RULE,
+            msg("sector %(sector)s (%(v)s fills it)", sector=sector, v=placer(sector)),
+            sector_type,
         )
     return next_sheet
 
@@ -269,11 +293,16 @@ def plan_sector(
     element types are present (ScenarioOptions.last_piece_per_element: one of each type).
     """
     if not sheet.sectors:
-        raise RuleError("sector types are not assigned yet", rule=PLACEMENT_RULE)
+        raise RuleError(msg("sector types are not assigned yet"), rule=PLACEMENT_RULE)
     if sector not in SECTORS:
-        raise RuleError(f"sectors are numbered 1 to 4, not {sector!r}", rule=PLACEMENT_RULE)
+        raise RuleError(
+            msg("sectors are numbered 1 to 4, not %(sector)s", sector=str(sector)),
+            rule=PLACEMENT_RULE,
+        )
     if sector in sheet.plans:
-        raise RuleError(f"sector {sector} is already planned", rule=PLACEMENT_RULE)
+        raise RuleError(
+            msg("sector %(sector)s is already planned", sector=sector), rule=PLACEMENT_RULE
+        )
     sector_type = sheet.sectors[sector]
     ranges = sheet.table.ranges[sector_type]
     who = placer(sector)
@@ -309,10 +338,15 @@ def plan_sector(
     for element in present:
         exp.add(
             sheet.table.rule,
-            f"sector {sector}: {element} (range {ranges[element]})",
+            msg(
+                "sector %(sector)s: %(element)s (range %(v)s)",
+                sector=sector,
+                element=element,
+                v=ranges[element],
+            ),
             chosen[element],
         )
-    exp.add(PLACEMENT_RULE, f"{opponent(who)} places the last piece(s)", by_opponent)
+    exp.add(PLACEMENT_RULE, msg("%(v)s places the last piece(s)", v=opponent(who)), by_opponent)
     return next_sheet
 
 
@@ -339,7 +373,7 @@ def _rival_pieces(
         )
     if last_piece not in present:
         raise RuleError(
-            f"the last piece must be one of the elements placed: {', '.join(present)}",
+            msg("the last piece must be one of the elements placed: %(v)s", v=", ".join(present)),
             rule=PLACEMENT_RULE,
         )
     return {last_piece: 1}
@@ -354,10 +388,12 @@ def place_objectives(
     """Once the battlefield is placed the defender places 3 objectives in sectors 2, 3, 4."""
     rule = PLACEMENT_RULE
     if len(sheet.plans) != len(SECTORS):
-        raise RuleError("objectives are placed once the whole battlefield is placed", rule=rule)
+        raise RuleError(
+            msg("objectives are placed once the whole battlefield is placed"), rule=rule
+        )
     if options.objectives_one_per_sector:
         if sectors is not None and sorted(sectors) != list(OBJECTIVE_SECTORS):
-            raise RuleError("one objective goes in each of sectors 2, 3 and 4", rule=rule)
+            raise RuleError(msg("one objective goes in each of sectors 2, 3 and 4"), rule=rule)
         sectors = OBJECTIVE_SECTORS
     elif sectors is None:
         raise DecisionRequired(
@@ -371,9 +407,11 @@ def place_objectives(
         )
     sectors = tuple(sectors)
     if len(sectors) != OBJECTIVES or any(s not in OBJECTIVE_SECTORS for s in sectors):
-        raise RuleError(f"3 objectives in sectors 2 to 4, not {sectors!r}", rule=rule)
+        raise RuleError(
+            msg("3 objectives in sectors 2 to 4, not %(sectors)s", sectors=str(sectors)), rule=rule
+        )
     next_sheet = sheet._next(objectives=sectors)
-    next_sheet.explanation.add(rule, "the defender places the objectives in sectors", sectors)
+    next_sheet.explanation.add(rule, msg("the defender places the objectives in sectors"), sectors)
     return next_sheet
 
 
@@ -431,5 +469,9 @@ def check_layout(features: Sequence[LayoutFeature]) -> LayoutCheck:
         if kind in (FeatureKind.HAMLET, FeatureKind.TOWN) and not f.crossed_by_road:
             found.append(Violation(RESTRICTION_RULE, f"{name} must be crossed by a road", i))
     exp = Explanation()
-    exp.add(RESTRICTION_RULE, f"{len(features)} features checked, {len(found)} breaches", not found)
+    exp.add(
+        RESTRICTION_RULE,
+        msg("%(v)s features checked, %(v2)s breaches", v=len(features), v2=len(found)),
+        not found,
+    )
     return LayoutCheck(not found, tuple(found), exp)

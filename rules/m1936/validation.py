@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.m1936.army import (
     BUDGET_RULE,
     DEFAULT_OPTIONS,
@@ -139,9 +140,15 @@ def validate_army(army: ArmyList, options: ArmyOptions = DEFAULT_OPTIONS) -> Arm
         cost = entry_cost(
             ArmyEntry(entry.profile, known, entry.quality), army.faction, army.quality, options
         )
-        costs.append(exp.add(RULE, f"unit {index + 1}: {entry.profile}", cost.total))
+        costs.append(
+            exp.add(
+                RULE, msg("unit %(v)s: %(profile)s", v=index + 1, profile=entry.profile), cost.total
+            )
+        )
     spent = sum(c for c in costs if c is not None)
-    left = exp.add(BUDGET_RULE, f"points left of {budget.points}", budget.points - spent)
+    left = exp.add(
+        BUDGET_RULE, msg("points left of %(points)s", points=budget.points), budget.points - spent
+    )
     if left < 0:
         violations.append(
             Violation(BUDGET_RULE, f"the list costs {spent}, over the {budget.points} budget")
@@ -209,7 +216,7 @@ def legal_options(
     if entry is None:
         return BuilderOptions(left, units)
     if not 0 <= entry < len(army.entries):
-        raise RuleError(f"the list has no unit number {entry + 1}", rule=RULE)
+        raise RuleError(msg("the list has no unit number %(v)s", v=entry + 1), rule=RULE)
     chosen = army.entries[entry]
     profile = cat.profile(army.faction, chosen.profile)
     held, quality, _ = _apply_upgrades(entry, profile, chosen, army)

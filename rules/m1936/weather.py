@@ -11,6 +11,7 @@ from typing import Literal
 from rules.dice import DiceSource
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.serial import Serializable
 from rules.tables import Table
 
@@ -123,12 +124,22 @@ def determine_weather(season: Season, dice: DiceSource) -> WeatherResult:
     """Roll 2d6 on the season's column after creating the scenario (XV.1)."""
     exp = Explanation()
     season = Season(season)
-    record = dice.roll("2d6", purpose=f"weather ({season})", rule=DETERMINE_RULE)
-    exp.add(DETERMINE_RULE, f"2d6 for the weather in {season}", record.value, roll=record)
+    record = dice.roll(
+        "2d6", purpose=msg("weather (%(season)s)", season=season), rule=DETERMINE_RULE
+    )
+    exp.add(
+        DETERMINE_RULE,
+        msg("2d6 for the weather in %(season)s", season=season),
+        record.value,
+        roll=record,
+    )
     weather = DETERMINATION[season].lookup(record.value, exp)
     effects = weather_effects(weather, exp)
     if effects.wind_direction_roll:
-        exp.add(DETERMINE_RULE, f"{weather}: roll a scatter die for the wind direction")
+        exp.add(
+            DETERMINE_RULE,
+            msg("%(weather)s: roll a scatter die for the wind direction", weather=weather),
+        )
     return WeatherResult(season, record.value, weather, effects, exp)
 
 
@@ -148,14 +159,27 @@ def check_weather_change(
     """Every 10 game turns roll 2d6: 10 or more re-rolls the weather on the season table."""
     if isinstance(turn, bool) or not isinstance(turn, int) or turn <= 0 or turn % CHANGE_EVERY:
         raise RuleError(
-            f"the weather change roll is made every {CHANGE_EVERY} turns, not on turn {turn!r}",
+            msg(
+                "the weather change roll is made every %(change_every)s turns, not on turn %(turn)s",
+                change_every=CHANGE_EVERY,
+                turn=str(turn),
+            ),
             rule=CHANGE_RULE,
         )
     exp = Explanation()
-    record = dice.roll("2d6", purpose=f"weather change, turn {turn}", rule=CHANGE_RULE)
-    exp.add(CHANGE_RULE, f"2d6 for a weather change on turn {turn}", record.value, roll=record)
+    record = dice.roll(
+        "2d6", purpose=msg("weather change, turn %(turn)s", turn=turn), rule=CHANGE_RULE
+    )
+    exp.add(
+        CHANGE_RULE,
+        msg("2d6 for a weather change on turn %(turn)s", turn=turn),
+        record.value,
+        roll=record,
+    )
     changed = exp.add(
-        CHANGE_RULE, f"{CHANGE_AT_LEAST}+ changes the weather", record.value >= CHANGE_AT_LEAST
+        CHANGE_RULE,
+        msg("%(change_at_least)s+ changes the weather", change_at_least=CHANGE_AT_LEAST),
+        record.value >= CHANGE_AT_LEAST,
     )
     if not changed:
         return WeatherChange(turn, record.value, False, Weather(current), None, exp)
@@ -205,13 +229,17 @@ def smoke_timing(origin: SmokeOrigin, weather: Weather) -> SmokeTiming:
     base = SMOKE.rows[origin]
     if base is None:
         out = effects.fires_out_turns
-        exp.add(SMOKE_RULE, "burning vehicle smoke lasts until the fire is out", out)
+        exp.add(SMOKE_RULE, msg("burning vehicle smoke lasts until the fire is out"), out)
         return SmokeTiming(origin, weather, None, out, exp)
-    exp.add(SMOKE_RULE, f"{origin}: turns to disperse / dissipate", base)
+    exp.add(SMOKE_RULE, msg("%(origin)s: turns to disperse / dissipate", origin=origin), base)
     disperse, dissipate = (max(0, t + effects.smoke_turns) for t in base)
     exp.add(
         EFFECTS_RULE,
-        f"{weather}: {effects.smoke_turns:+d} turns, never below 0",
+        msg(
+            "%(weather)s: %(smoke_turns)s turns, never below 0",
+            weather=weather,
+            smoke_turns=format(effects.smoke_turns, "+d"),
+        ),
         (disperse, dissipate),
     )
     return SmokeTiming(origin, weather, disperse, dissipate, exp)

@@ -16,6 +16,8 @@ from typing import Literal
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
+from rules.parabellum import labels as pbl
 from rules.parabellum.data import Experience, experience_mods
 from rules.parabellum.rolls import outcomes, roll_3d6
 
@@ -45,33 +47,58 @@ class Defender:
 
 
 def attacker_modifier(attacker: Assailant, bout: int, bouts: int, ex: Explanation) -> int:
-    total = ex.add("6.3", "assaulting", 2)
+    total = ex.add("6.3", msg("assaulting"), 2)
     if attacker.assault_weapon:
-        total += ex.add("6.6", "Assault weapon", 1)
+        total += ex.add("6.6", msg("Assault weapon"), 1)
     if bouts > 1:
-        total += ex.add("6.3 D", f"consecutive assault {bout} of {bouts}", -bout)
+        total += ex.add(
+            "6.3 D", msg("consecutive assault %(bout)s of %(bouts)s", bout=bout, bouts=bouts), -bout
+        )
     if exp := experience_mods(attacker.experience)["assault"]:
-        total += ex.add("8.2.2", f"{attacker.experience}", exp)
+        total += ex.add(
+            "8.2.2",
+            msg(
+                "assailant %(experience)s",
+                experience=pbl.label(pbl.EXPERIENCES, attacker.experience),
+            ),
+            exp,
+        )
     return total
 
 
 def defender_modifier(defender: Defender, attacker: Assailant, ex: Explanation) -> int:
     if defender.suppressed:
-        total = ex.add("6.3", f"{defender.name} suppressed", -3)
+        total = ex.add("6.3", msg("%(name)s suppressed", name=pbl.soldier_name(defender.name)), -3)
     else:
         total = 0
         if defender.assault_weapon:
-            total += ex.add("6.6", f"{defender.name}: Assault weapon", 1)
+            total += ex.add(
+                "6.6", msg("%(name)s: Assault weapon", name=pbl.soldier_name(defender.name)), 1
+            )
         if defender.heavy_cover:
-            total += ex.add("6.3 A", f"{defender.name} in heavy cover", 2)
+            total += ex.add(
+                "6.3 A", msg("%(name)s in heavy cover", name=pbl.soldier_name(defender.name)), 2
+            )
         if attacker.movement == "double_time":
-            total += ex.add("6.3", "the assailant double-timed in", 2)
+            total += ex.add("6.3", msg("the assailant double-timed in"), 2)
         if defender.marked_by_covering_fire:
-            total += ex.add("6.2.10", f"{defender.name} marked by covering fire", -1)
+            total += ex.add(
+                "6.2.10",
+                msg("%(name)s marked by covering fire", name=pbl.soldier_name(defender.name)),
+                -1,
+            )
         if defender.mg_assistant:
-            total += ex.add("8.1.3", "MG gunner with assistant", 2)
+            total += ex.add("8.1.3", msg("MG gunner with assistant"), 2)
     if exp := experience_mods(defender.experience)["assault"]:
-        total += ex.add("8.2.2", f"{defender.name} {defender.experience}", exp)
+        total += ex.add(
+            "8.2.2",
+            msg(
+                "%(name)s %(experience)s",
+                name=pbl.soldier_name(defender.name),
+                experience=pbl.label(pbl.EXPERIENCES, defender.experience),
+            ),
+            exp,
+        )
     return total
 
 
@@ -133,12 +160,14 @@ def resolve_assault(
     """The assault on `defenders[0]` and the consecutive ones on every enemy within 3 cm of it
     in the assailant's LOS; stops when the assailant falls (DECISIONS D-9)."""
     if not defenders:
-        raise RuleError("an assault needs a defender within 3 cm", rule="6.3")
+        raise RuleError(msg("an assault needs a defender within 3 cm"), rule="6.3")
     team = [d for d in defenders if d.mg_assistant]
     if team and len(defenders) > 1:
-        raise RuleError("assaulting an MG gunner with assistant is a single assault", rule="8.1.3")
+        raise RuleError(
+            msg("assaulting an MG gunner with assistant is a single assault"), rule="8.1.3"
+        )
     if any(d.suppressed for d in team):
-        raise RuleError("MG team rules do not apply while suppressed", rule="8.1.3")
+        raise RuleError(msg("MG team rules do not apply while suppressed"), rule="8.1.3")
     order = sorted(defenders, key=lambda d: d.suppressed)
     ex = Explanation()
     if len(order) > 1:
@@ -149,30 +178,40 @@ def resolve_assault(
     bouts: list[Bout] = []
     eliminated: list[str] = []
     for k, defender in enumerate(order, start=1):
-        ex.add("6.3", f"{attacker.name} assaults {defender.name}")
+        ex.add(
+            "6.3",
+            msg(
+                "%(name)s assaults %(name2)s",
+                name=pbl.soldier_name(attacker.name),
+                name2=pbl.soldier_name(defender.name),
+            ),
+        )
         att_mod = attacker_modifier(attacker, k, len(order), ex)
         dfn_mod = defender_modifier(defender, attacker, ex)
         odds = bout_odds(att_mod, dfn_mod)
-        ar = roll_3d6(dice, purpose=f"{attacker.name} assaults", rule="6.3")
-        dr = roll_3d6(dice, purpose=f"{defender.name} defends", rule="6.3")
+        ar = roll_3d6(dice, purpose=msg("%(soldier)s assaults", soldier=attacker.name), rule="6.3")
+        dr = roll_3d6(dice, purpose=msg("%(soldier)s defends", soldier=defender.name), rule="6.3")
         at, dt = ar.value + att_mod, dr.value + dfn_mod
-        ex.add("6.3", f"{attacker.name} total", at, roll=ar)
-        ex.add("6.3", f"{defender.name} total", dt, roll=dr)
+        ex.add("6.3", msg("%(name)s total", name=pbl.soldier_name(attacker.name)), at, roll=ar)
+        ex.add("6.3", msg("%(name)s total", name=pbl.soldier_name(defender.name)), dt, roll=dr)
         a_dies, d_dies = bout_result(at, ar.is_triple, dt, dr.is_triple)
         if ar.is_triple or dr.is_triple:
-            ex.add("6.3 C", "triple: a certero attack eliminates the opponent")
+            ex.add("6.3 C", msg("triple: a certero attack eliminates the opponent"))
         elif at == dt:
-            ex.add("6.3", "tie: both eliminated")
+            ex.add("6.3", msg("tie: both eliminated"))
         elif min(at, dt) >= ASSAULT_KILLS_AT:
-            ex.add("6.3", "the loser's total is 11+: it eliminates the winner too")
+            ex.add("6.3", msg("the loser's total is 11+: it eliminates the winner too"))
         if d_dies:
             eliminated += [defender.name] + (
                 [defender.mg_assistant] if defender.mg_assistant else []
             )
-            ex.add("8.1.3" if defender.mg_assistant else "6.3", f"{defender.name} eliminated")
+            ex.add(
+                "8.1.3" if defender.mg_assistant else "6.3",
+                msg("%(name)s eliminated", name=pbl.soldier_name(defender.name)),
+            )
         if a_dies:
             eliminated.append(attacker.name)
-            ex.add("6.3", f"{attacker.name} eliminated")
+            ex.add("6.3", msg("%(name)s eliminated", name=pbl.soldier_name(attacker.name)))
         bouts.append(Bout(defender.name, ar, dr, at, dt, a_dies, d_dies, odds))
         if a_dies:
             break

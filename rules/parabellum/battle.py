@@ -16,6 +16,7 @@ from typing import Any, Literal
 from rules.dice import DiceSource
 from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
 from rules.parabellum.data import special_rule
 from rules.parabellum.roster import Roster, Violation
 from rules.parabellum.supports import Call
@@ -117,7 +118,9 @@ class Battle:
     @property
     def final(self) -> TurnState:
         if not self.turns:
-            raise RuleError("record the positions at the end of the game to score it", rule="9")
+            raise RuleError(
+                msg("record the positions at the end of the game to score it"), rule="9"
+            )
         return self.turns[-1]
 
     def to_dict(self) -> dict[str, Any]:
@@ -224,7 +227,9 @@ def roll_for_roles(nations: tuple[str, str], dice: DiceSource) -> RoleRoll:
     while True:
         totals = []
         for i, code in enumerate(nations):
-            r = dice.roll("d6", purpose=f"player {i + 1} attacker/defender roll", rule="9.1")
+            r = dice.roll(
+                "d6", purpose=msg("player %(n)s attacker/defender roll", n=i + 1), rule="9.1"
+            )
             extra = bonus if code == "ITA" else 0
             totals.append(
                 ex.add(
@@ -236,11 +241,15 @@ def roll_for_roles(nations: tuple[str, str], dice: DiceSource) -> RoleRoll:
             )
         if totals[0] != totals[1]:
             break
-        ex.add("9.1", "tie: both roll again")
+        ex.add("9.1", msg("tie: both roll again"))
     winner = 0 if totals[0] > totals[1] else 1
     forced: Side | None = "defender" if nations[winner] == "ITA" else None
     if forced:
-        ex.add("10 ITALIA (RSI)", "Defence of the homeland: the Italian winner must defend", forced)
+        ex.add(
+            "10 ITALIA (RSI)",
+            msg("Defence of the homeland: the Italian winner must defend"),
+            forced,
+        )
     return RoleRoll(winner, forced, ex)
 
 
@@ -249,14 +258,14 @@ def assign_roles(roll: RoleRoll, choice: Side | None = None) -> tuple[Side, Side
     pick = roll.forced or choice
     if choice and roll.forced and choice != roll.forced:
         raise RuleError(
-            "an Italian player who wins the roll must be the defender", rule="10 ITALIA (RSI)"
+            msg("an Italian player who wins the roll must be the defender"), rule="10 ITALIA (RSI)"
         )
     if pick is None:
         raise DecisionRequired(
             Decision(
                 key="role",
                 rule="9.1",
-                prompt="You won the roll: be ATTACKER or DEFENDER?",
+                prompt=msg("You won the roll: be ATTACKER or DEFENDER?"),
                 options=("attacker", "defender"),
                 chooser=f"player {roll.winner + 1}",
             )
@@ -281,22 +290,57 @@ def tactical_phase(
     ex = Explanation()
     low = TOKENS_CHOSEN - YELLOW_TOKENS
     if any(not low <= b <= BLUE_TOKENS for b in blue):
-        raise RuleError(f"6 tokens of 6 blue and 4 yellow: {low} to 6 blue", rule="4.1")
+        raise RuleError(
+            msg("6 tokens of 6 blue and 4 yellow: %(low)s to 6 blue", low=low), rule="4.1"
+        )
     yellow = tuple(TOKENS_CHOSEN - b for b in blue)
     if blue[0] != blue[1]:
         holder = (
-            ex.add("4.1", "more blue tokens: initiative to player", 1 if blue[0] > blue[1] else 2)
+            ex.add(
+                "4.1",
+                msg("more blue tokens: initiative to the player shown"),
+                1 if blue[0] > blue[1] else 2,
+            )
             - 1
         )
     elif turn == 1:
-        holder = ex.add("4.1", "tie on turn 1: the attacker, player", attacker + 1) - 1
+        holder = (
+            ex.add(
+                "4.1",
+                msg("tie on turn 1: initiative to the attacker, the player shown"),
+                attacker + 1,
+            )
+            - 1
+        )
     elif previous_holder is not None:
-        holder = ex.add("4.1", "tie: last turn's holder keeps it, player", previous_holder + 1) - 1
+        holder = (
+            ex.add(
+                "4.1",
+                msg("tie: last turn's holder keeps the initiative, the player shown"),
+                previous_holder + 1,
+            )
+            - 1
+        )
     else:
-        raise RuleError("a tie after turn 1 needs last turn's initiative holder", rule="4.1")
+        raise RuleError(msg("a tie after turn 1 needs last turn's initiative holder"), rule="4.1")
     gained = []
     for i in (0, 1):
         each = 2 if yellow[i] and not yellow[1 - i] else 1
-        text = "yellow tokens ×2 (¡Operativa inmediata!)" if each == 2 else "yellow tokens ×1"
-        gained.append(ex.add("4.1", f"player {i + 1}: {yellow[i]} {text}", yellow[i] * each))
+        text = (
+            msg("yellow tokens ×2 (¡Operativa inmediata!)")
+            if each == 2
+            else msg("yellow tokens ×1")
+        )
+        gained.append(
+            ex.add(
+                "4.1",
+                msg(
+                    "player %(player)s: %(yellow)s %(text)s",
+                    player=i + 1,
+                    yellow=yellow[i],
+                    text=text,
+                ),
+                yellow[i] * each,
+            )
+        )
     return TacticalResult(holder, (gained[0], gained[1]), ex)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rules.errors import RuleError
+from rules.i18n import msg
 from rules.tables import load_json
 
 DATA_FILE = Path(__file__).parent / "data" / "parabellum.json"
@@ -169,7 +170,12 @@ def nation(code: str) -> Nation:
         return nations()[code]
     except KeyError:
         raise RuleError(
-            f"unknown nation {code!r}; choose one of {', '.join(nations())}", rule="10"
+            msg(
+                "unknown nation %(code)s; choose one of %(v)s",
+                code=str(code),
+                v=", ".join(nations()),
+            ),
+            rule="10",
         ) from None
 
 
@@ -179,7 +185,13 @@ def squad_type(squad_id: str) -> SquadType:
     squads = nation(code).squads
     if key not in squads:
         raise RuleError(
-            f"{code} has no squad {key!r}; choose one of {', '.join(squads)}", rule="8.5"
+            msg(
+                "%(code)s has no squad %(key)s; choose one of %(v)s",
+                code=code,
+                key=str(key),
+                v=", ".join(squads),
+            ),
+            rule="8.5",
         )
     return squads[key]
 
@@ -201,7 +213,10 @@ def weapon(nation_code: str, key: str) -> Weapon:
         return weapons[key]
     if key == "grenades":
         return generic_weapons()["grenades"]
-    raise RuleError(f"{nation_code} fields no {key!r}", rule=nation(nation_code).ref)
+    raise RuleError(
+        msg("%(nation_code)s fields no %(key)s", nation_code=nation_code, key=str(key)),
+        rule=nation(nation_code).ref,
+    )
 
 
 def costs() -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from rules.dice import DiceSource, Distribution, RollRecord
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.parabellum.rolls import roll_3d6
 
 DeviationDice = Literal["3d6", "2d6", "1d6", "1d6+2"]
@@ -48,12 +49,12 @@ def roll_deviation(
     distance = record.value + (2 if expr == "1d6+2" else 0)
     if expr == "3d6" and record.is_triple:
         distance = ex.add(
-            "7.2", "triple on the 3D6 deviation: the marker does not move", 0, roll=record
+            "7.2", msg("triple on the 3D6 deviation: the marker does not move"), 0, roll=record
         )
     else:
-        ex.add(rule, f"deviation {expr} cm", distance, roll=record)
+        ex.add(rule, msg("deviation %(dice)s cm", dice=expr.upper()), distance, roll=record)
     direction = None
     if distance:
-        d12 = dice.roll("d12", purpose="deviation direction (clock hour)", rule="2")
-        direction = ex.add("2", "direction: D12 on a clock-face template", d12.value, roll=d12)
+        d12 = dice.roll("d12", purpose=msg("deviation direction (clock hour)"), rule="2")
+        direction = ex.add("2", msg("direction: D12 on a clock-face template"), d12.value, roll=d12)
     return Deviation(expr, distance, direction, deviation_distribution(expr), ex, record)

@@ -14,6 +14,8 @@ from fractions import Fraction
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
+from rules.parabellum import labels as pbl
 from rules.parabellum.data import Experience, experience_mods, special_rule
 from rules.parabellum.rolls import Outcome, outcomes, percent, roll_3d6, tally
 
@@ -47,8 +49,13 @@ def wants_hit_the_dirt(target: Target, *, against: str, allowed: bool, odds: str
                 key=f"hit_the_dirt:{target.name}",
                 rule="6.2.11",
                 prompt=(
-                    f"{target.name}: pay {hit_the_dirt_cost(target)} PO to hit the dirt instead "
-                    f"of rolling evasion against {against}? ({odds})"
+                    msg(
+                        "%(name)s: pay %(v)s PO to hit the dirt instead of rolling evasion against %(against)s? (%(odds)s)",
+                        name=pbl.soldier_name(target.name),
+                        v=hit_the_dirt_cost(target),
+                        against=against,
+                        odds=odds,
+                    )
                 ),
                 options=(False, True),
                 chooser=f"owner of {target.name}",
@@ -56,8 +63,10 @@ def wants_hit_the_dirt(target: Target, *, against: str, allowed: bool, odds: str
         )
     if target.hit_the_dirt and not allowed:
         raise RuleError(
-            f"hit the dirt cannot be used against {against} (point blank and assaults "
-            "are excluded)",
+            msg(
+                "hit the dirt cannot be used against %(against)s (point blank and assaults are excluded)",
+                against=against,
+            ),
             rule="6.2.11",
         )
     return target.hit_the_dirt
@@ -148,24 +157,58 @@ def resolve_fixed_evasions(
     for t in targets:
         ex = Explanation()
         if attack.suppresses_first:
-            ex.add(attack.rule, f"{t.name} is caught by {attack.name}: suppressed", "suppressed")
+            ex.add(
+                attack.rule,
+                msg(
+                    "%(name)s is caught by %(name2)s: suppressed",
+                    name=pbl.soldier_name(t.name),
+                    name2=attack.name,
+                ),
+                "suppressed",
+            )
         if dirt[t.name]:
             cost = hit_the_dirt_cost(t)
-            ex.add("6.2.11", f"{t.name} hits the dirt for {cost} PO: no evasion roll", cost)
+            ex.add(
+                "6.2.11",
+                msg(
+                    "%(name)s hits the dirt for %(cost)s PO: no evasion roll",
+                    name=pbl.soldier_name(t.name),
+                    cost=cost,
+                ),
+                cost,
+            )
             results.append(
                 EvasionResult(t.name, attack.dirt_outcome, ex, odds[t.name], po_spent=cost)
             )
             continue
-        record = roll_3d6(dice, purpose=f"{t.name} evades {attack.name}", rule=attack.rule)
+        record = roll_3d6(
+            dice,
+            purpose=msg("%(target)s evades %(attack)s", target=t.name, attack=attack.name),
+            rule=attack.rule,
+        )
         mod = evasion_modifier(t.experience)
-        ex.add(attack.rule, f"evasion roll, {attack.needed}+ needed", record.value, roll=record)
+        ex.add(
+            attack.rule,
+            msg("evasion roll, %(needed)s+ needed", needed=attack.needed),
+            record.value,
+            roll=record,
+        )
         if mod:
-            ex.add("8.2.2", f"{t.experience} evasion modifier", mod)
+            ex.add(
+                "8.2.2",
+                msg(
+                    "%(experience)s evasion modifier",
+                    experience=pbl.label(pbl.EXPERIENCES, t.experience),
+                ),
+                mod,
+            )
         outcome = attack.outcome(record.value + mod, record.is_triple)
         if record.is_triple:
-            ex.add("6.2.4", "triple: heroic evasion", outcome)
+            ex.add("6.2.4", msg("triple: heroic evasion"), outcome)
         else:
-            ex.add(attack.rule, f"modified evasion {record.value + mod}", outcome)
+            ex.add(
+                attack.rule, msg("modified evasion %(total)s", total=record.value + mod), outcome
+            )
         results.append(
             EvasionResult(
                 t.name,

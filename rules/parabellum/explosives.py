@@ -15,6 +15,7 @@ from fractions import Fraction
 from rules.dice import DiceSource, Distribution, RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.parabellum.deviation import Deviation, roll_deviation
 from rules.parabellum.evasion import PROJECTOR, FixedEvasion
 from rules.parabellum.rolls import roll_3d6
@@ -41,11 +42,18 @@ def throw_grenade(
     sees the marker, else 2D6 cm; always 2D6 over a wall of at most 10 cm (§6.4, B)."""
     ex = Explanation()
     if distance_cm > GRENADE_RANGE_CM:
-        raise RuleError(f"grenades reach {GRENADE_RANGE_CM} cm, not {distance_cm}", rule="6.4")
+        raise RuleError(
+            msg(
+                "grenades reach %(grenade_range_cm)s cm, not %(distance_cm)s",
+                grenade_range_cm=GRENADE_RANGE_CM,
+                distance_cm=distance_cm,
+            ),
+            rule="6.4",
+        )
     if over_wall_cm is not None:
         if over_wall_cm > WALL_THROW_MAX_HEIGHT_CM:
-            raise RuleError("grenades only go over walls up to 10 cm tall", rule="6.4 B")
-        ex.add("6.4 B", "thrown over a wall: no LOS to the marker", "2d6")
+            raise RuleError(msg("grenades only go over walls up to 10 cm tall"), rule="6.4 B")
+        ex.add("6.4 B", msg("thrown over a wall: no LOS to the marker"), "2d6")
         los_to_marker = False
     precise = not moved and los_to_marker
     ex.add(
@@ -64,11 +72,19 @@ def fire_grenade_launcher(
     rule = "10 ESTADOS UNIDOS"
     low, high = LAUNCHER_RANGE_CM
     if not low <= distance_cm <= high:
-        raise RuleError(f"the M7 reaches {low} to {high} cm, not {distance_cm}", rule=rule)
+        raise RuleError(
+            msg(
+                "the M7 reaches %(low)s to %(high)s cm, not %(distance_cm)s",
+                low=low,
+                high=high,
+                distance_cm=distance_cm,
+            ),
+            rule=rule,
+        )
     if not los_to_marker:
-        raise RuleError("the M7 firer must see the explosive marker", rule=rule)
+        raise RuleError(msg("the M7 firer must see the explosive marker"), rule=rule)
     ex = Explanation()
-    ex.add(rule, "M7 grenade: resolved as a grenade, 3 PA, restricted reaction afterwards")
+    ex.add(rule, msg("M7 grenade: resolved as a grenade, 3 PA, restricted reaction afterwards"))
     return roll_deviation("2d6", dice, rule=rule, ex=ex)
 
 
@@ -77,7 +93,10 @@ def projector_needed(distance_cm: float) -> int:
     for up_to, needed in PROJECTOR_BANDS:
         if distance_cm <= up_to:
             return needed
-    raise RuleError(f"grenade projectors reach 30 cm, not {distance_cm}", rule="6.6")
+    raise RuleError(
+        msg("grenade projectors reach 30 cm, not %(distance_cm)s", distance_cm=distance_cm),
+        rule="6.6",
+    )
 
 
 def projector_evasion(distance_cm: float) -> FixedEvasion:
@@ -98,18 +117,37 @@ class ProjectorResult:
 def fire_projector(distance_cm: float, dice: DiceSource, *, moved: bool) -> ProjectorResult:
     """A grenade-projector shot (2 PA): no modifier but −2 if the firer moved (§6.6)."""
     ex = Explanation()
-    needed = ex.add("6.6", f"target at {distance_cm} cm", projector_needed(distance_cm))
-    mod = ex.add("6.6", "the firer moved this activation", PROJECTOR_MOVED_PENALTY) if moved else 0
+    needed = ex.add(
+        "6.6",
+        msg("target at %(distance_cm)s cm", distance_cm=distance_cm),
+        projector_needed(distance_cm),
+    )
+    mod = (
+        ex.add("6.6", msg("the firer moved this activation"), PROJECTOR_MOVED_PENALTY)
+        if moved
+        else 0
+    )
     p_hit = Distribution.of("3d6", modifier=mod).p_at_least(needed)
-    record = roll_3d6(dice, purpose="grenade projector", rule="6.6")
+    record = roll_3d6(dice, purpose=msg("grenade projector"), rule="6.6")
     modified = record.value + mod
     hit = modified >= needed
     ex.add(
         "6.6",
-        f"projector roll {modified} vs {needed}+: {'hit' if hit else 'miss'}",
+        msg(
+            "projector roll %(modified)s vs %(needed)s+: %(v)s",
+            modified=modified,
+            needed=needed,
+            v=msg("hit") if hit else msg("miss"),
+        ),
         record.value,
         roll=record,
     )
     if hit:
-        ex.add("6.6", f"target and soldiers within {PROJECTOR_SPLASH_CM} cm suppressed, evade 11+")
+        ex.add(
+            "6.6",
+            msg(
+                "target and soldiers within %(projector_splash_cm)s cm suppressed, evade 11+",
+                projector_splash_cm=PROJECTOR_SPLASH_CM,
+            ),
+        )
     return ProjectorResult(hit, needed, modified, record, p_hit, ex)

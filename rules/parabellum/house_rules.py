@@ -22,6 +22,7 @@ from typing import Any
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.parabellum.battle import Battle
 from rules.parabellum.data import nation
 from rules.parabellum.rolls import roll_3d6
@@ -45,11 +46,11 @@ class HouseRules:
 
     def __post_init__(self) -> None:
         if not 3 <= self.recovery_target <= 19:
-            raise RuleError("the recovery roll is 3D6: a target from 3 to 19", rule="HR-1")
+            raise RuleError(msg("the recovery roll is 3D6: a target from 3 to 19"), rule="HR-1")
         if self.battles_to_regular < 1 or self.battles_to_veteran < 1:
-            raise RuleError("promotion needs at least one battle survived", rule="HR-2")
+            raise RuleError(msg("promotion needs at least one battle survived"), rule="HR-2")
         if self.po_carry_over_cap is not None and self.po_carry_over_cap < 0:
-            raise RuleError("the PO carry-over cap cannot be negative", rule="HR-4")
+            raise RuleError(msg("the PO carry-over cap cannot be negative"), rule="HR-4")
 
     @property
     def understrength_ok(self) -> bool:
@@ -103,7 +104,7 @@ class PostBattle:
         self, rule: str, soldier_id: str | None, text: str, roll: RollRecord | None = None
     ) -> None:
         self.changes.append(Change(rule, soldier_id, text, roll))
-        self.explanation.add(rule, f"house rule: {text}", roll=roll)
+        self.explanation.add(rule, msg("house rule: %(text)s", text=text), roll=roll)
 
 
 def apply_post_battle(
@@ -132,7 +133,7 @@ def _recover_or_die(
     for s in result.roster.soldiers:
         if s.id not in eliminated or s.status != "active":
             continue
-        record = roll_3d6(dice, purpose=f"recovery of {s.id}", rule="HR-1")
+        record = roll_3d6(dice, purpose=msg("recovery of %(soldier)s", soldier=s.id), rule="HR-1")
         if record.value >= hr.recovery_target:
             result.note(
                 "HR-1", s.id, f"{s.id} recovers ({record.value} ≥ {hr.recovery_target})", record

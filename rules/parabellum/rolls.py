@@ -12,17 +12,21 @@ from typing import Literal
 
 from rules.dice import DiceSource, Distribution, RollRecord
 from rules.errors import DiceError
+from rules.i18n import Msg, msg
 
 Outcome = Literal["unharmed", "suppressed", "eliminated"]
 OUTCOMES: tuple[Outcome, ...] = ("unharmed", "suppressed", "eliminated")
 
 
-def roll_3d6(dice: DiceSource, *, purpose: str, rule: str) -> RollRecord:
+def roll_3d6(dice: DiceSource, *, purpose: str | Msg, rule: str) -> RollRecord:
     record = dice.roll("3d6", purpose=purpose, rule=rule)
     if not record.faces:
         raise DiceError(
-            f"enter the three dice of the {purpose} roll, not only the total: a triple changes "
-            "the result",
+            msg(
+                "enter the three dice of the %(purpose)s roll, not only the total: a triple "
+                "changes the result",
+                purpose=purpose,
+            ),
             rule=rule,
         )
     return record

@@ -11,25 +11,34 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
 from rules.errors import RuleError
+from rules.i18n import msg
+from rules.parabellum import labels as pbl
+from rules.parabellum.checks import (
+    Violation,
+    check_composition,
+    check_experience,
+    check_ids,
+    check_option_limits,
+    check_scouts,
+    check_specialists,
+    check_weapons,
+    swap_option,
+)
 from rules.parabellum.data import (
     EXPERIENCES,
-    ROLES,
     Experience,
     Role,
     SpecialistKind,
     SquadType,
     Weapon,
-    WeaponOption,
     costs,
     nation,
     raw,
-    special_rule,
     squad_type,
     weapon,
 )
@@ -143,23 +152,6 @@ def soldier_weapon(roster: Roster, soldier: Soldier) -> Weapon:
 
 
 @dataclass(frozen=True)
-class Violation:
-    """One broken rule; `code` plus `soldier_id` identify it across edits."""
-
-    rule: str
-    code: str
-    message: str
-    soldier_id: str | None = None
-
-    @property
-    def text(self) -> str:
-        return f"[{self.rule}] {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "text": self.text}
-
-
-@dataclass(frozen=True)
 class RosterReport:
     squad_type: str
     pm_budget: Decimal
@@ -195,13 +187,6 @@ class RosterReport:
         }
 
 
-def _swap_option(st: SquadType, base: str, current: str) -> WeaponOption | None:
-    return next(
-        (o for o in st.options if o.kind == "swap" and base in o.sources and current in o.targets),
-        None,
-    )
-
-
 def pm_spent(roster: Roster) -> Decimal:
     """PM spent on the active soldiers' bought improvements (§8.2)."""
     st = roster.type
@@ -213,7 +198,7 @@ def pm_spent(roster: Roster) -> Decimal:
             total += veteran
         if s.specialist:
             total += specialist
-        option = _swap_option(st, n.base_weapon(s.role), s.weapon)
+        option = swap_option(st, n.base_weapon(s.role), s.weapon)
         if option:
             total += option.cost
         for extra in s.extras:
@@ -236,200 +221,33 @@ def validate_roster(roster: Roster, *, understrength_ok: bool = False) -> Roster
         )
     active = roster.active
     found: list[Violation] = []
-    found += _check_ids(roster)
-    found += _check_composition(roster, st, understrength_ok)
+    found += check_ids(roster)
+    found += check_composition(roster, st, understrength_ok)
     for s in active:
-        found += _check_weapons(roster, st, s)
-    found += _check_option_limits(st, active)
-    found += _check_experience(st, active)
-    found += _check_specialists(st, active)
-    found += _check_scouts(st, roster, understrength_ok)
+        found += check_weapons(roster, st, s)
+    found += check_option_limits(st, active)
+    found += check_experience(st, active)
+    found += check_specialists(st, active)
+    found += check_scouts(st, roster, understrength_ok)
     spent = pm_spent(roster)
     if spent > st.pm:
         found.append(
             Violation(
                 "8.2",
                 "budget",
-                f"PM budget exceeded: {spent} spent of {st.pm} for {st.name} ({st.ref})",
+                msg(
+                    "PM budget exceeded: %(spent)s spent of %(budget)s for %(squad)s (%(ref)s)",
+                    spent=str(spent),
+                    budget=str(st.pm),
+                    squad=pbl.squad_label(st.id, st.name),
+                    ref=st.ref,
+                ),
             )
         )
     if roster.carried_po < 0:
-        found.append(Violation("HR-4", "carried_po", "carried-over PO cannot be negative"))
+        found.append(Violation("HR-4", "carried_po", msg("carried-over PO cannot be negative")))
     recruits = sum(1 for s in active if s.experience == "recruit")
     return RosterReport(st.id, st.pm, spent, recruits, roster.carried_po, tuple(found))
-
-
-def _check_ids(roster: Roster) -> list[Violation]:
-    counts = Counter(s.id for s in roster.soldiers)
-    return [
-        Violation("8", "duplicate_id", f"soldier id {sid!r} is used {c} times", sid)
-        for sid, c in counts.items()
-        if c > 1
-    ]
-
-
-def _check_composition(roster: Roster, st: SquadType, understrength_ok: bool) -> list[Violation]:
-    n = nation(st.nation)
-    have = Counter(s.role for s in roster.active)
-    out = []
-    for role in ROLES:
-        need, got = n.role_count(role), have.get(role, 0)
-        if got > need or (got < need and not understrength_ok):
-            out.append(
-                Violation(
-                    "8.1",
-                    f"composition:{role}",
-                    f"the {n.name} basic squad has {need} {role.replace('_', ' ')}(s) "
-                    f"({n.ref}); this roster fields {got}",
-                )
-            )
-    return out
-
-
-def _check_weapons(roster: Roster, st: SquadType, s: Soldier) -> list[Violation]:
-    n = nation(st.nation)
-    out = []
-    base = n.base_weapon(s.role)
-    if s.specialist == "political_officer":
-        pistol = raw()["specialists"]["political_officer"]["weapon"]
-        if s.weapon != pistol:
-            out.append(
-                Violation(
-                    "8.3.3", "political_weapon", "the political officer carries a pistol", s.id
-                )
-            )
-    elif s.weapon != base and not _swap_option(st, base, s.weapon):
-        out.append(
-            Violation(
-                "8.2.1",
-                "swap",
-                f"{st.name} does not allow a {s.role.replace('_', ' ')} to swap {base} for "
-                f"{s.weapon} ({st.ref})",
-                s.id,
-            )
-        )
-    if len(set(s.extras)) != len(s.extras):
-        out.append(Violation("8.2.1", "extras", "an extra weapon is listed twice", s.id))
-    for extra in s.extras:
-        opt = st.option(extra)
-        if not opt or opt.kind != "extra":
-            out.append(
-                Violation("8.2.1", "extras", f"{st.name} cannot equip {extra} ({st.ref})", s.id)
-            )
-    return out
-
-
-def _check_option_limits(st: SquadType, active: tuple[Soldier, ...]) -> list[Violation]:
-    n = nation(st.nation)
-    out = []
-    for opt in st.options:
-        if opt.limit is None:
-            continue
-        if opt.kind == "swap":
-            used = sum(
-                1 for s in active if _swap_option(st, n.base_weapon(s.role), s.weapon) == opt
-            )
-        else:
-            used = sum(1 for s in active if opt.id in s.extras)
-        if used > opt.limit:
-            out.append(
-                Violation(
-                    "8.2.1",
-                    f"limit:{opt.id}",
-                    f"{st.name} allows {opt.limit} soldier(s) for “{opt.text_es}” ({st.ref}); "
-                    f"this roster has {used}",
-                )
-            )
-    return out
-
-
-def _check_experience(st: SquadType, active: tuple[Soldier, ...]) -> list[Violation]:
-    out = []
-    for s in active:
-        if s.experience not in EXPERIENCES:
-            out.append(
-                Violation("8.2.2", "experience", f"unknown experience {s.experience!r}", s.id)
-            )
-    for level, cap in (("veteran", st.veterans), ("recruit", st.recruits)):
-        bought = sum(1 for s in active if s.experience == level and s.experience_source == "bought")
-        if cap is not None and bought > cap:
-            text = "does not offer" if cap == 0 else f"allows at most {cap}"
-            out.append(
-                Violation(
-                    "8.2.2",
-                    f"cap:{level}",
-                    f"{st.name} {text} {level}s ({st.ref}); this roster has {bought}",
-                )
-            )
-    return out
-
-
-def _check_specialists(st: SquadType, active: tuple[Soldier, ...]) -> list[Violation]:
-    n = nation(st.nation)
-    rules = raw()["specialist_excluded_roles"]
-    specialists = [s for s in active if s.specialist]
-    out = []
-    limit = costs()["max_specialists"]
-    if len(specialists) > limit:
-        out.append(
-            Violation(
-                "8.2.3",
-                "specialists:count",
-                f"too many specialists: {len(specialists)} (at most {limit})",
-            )
-        )
-    for kind, c in Counter(s.specialist for s in specialists).items():
-        if c > 1:
-            out.append(
-                Violation("8.2.3", f"specialists:{kind}", f"only one {kind} specialist allowed")
-            )
-    for s in specialists:
-        if s.specialist not in n.specialists:
-            out.append(
-                Violation(
-                    "8.3",
-                    "specialist_kind",
-                    f"{n.name} squads cannot include a {s.specialist} ({n.ref})",
-                    s.id,
-                )
-            )
-        if s.role in rules["roles"] or s.experience in rules["excluded_experience"]:
-            who = s.experience if s.experience == "recruit" else s.role.replace("_", " ")
-            out.append(
-                Violation(
-                    "8.2.3", "specialist_eligible", f"a {who} cannot become a specialist", s.id
-                )
-            )
-    return out
-
-
-def _check_scouts(st: SquadType, roster: Roster, understrength_ok: bool) -> list[Violation]:
-    scouts = [s for s in roster.active if s.scout]
-    out = []
-    if "scouts" not in st.special_rules:
-        if scouts:
-            out.append(
-                Violation(
-                    "10", "scouts", f"only US squads have scouts, not {st.name}", scouts[0].id
-                )
-            )
-        return out
-    rule = special_rule("scouts")
-    out += [
-        Violation(rule["ref"], "scout_role", "only riflemen can be scouts", s.id)
-        for s in scouts
-        if s.role != "rifleman"
-    ]
-    short = len(scouts) < rule["count"] and not understrength_ok
-    if len(scouts) > rule["count"] or short:
-        out.append(
-            Violation(
-                rule["ref"],
-                "scouts",
-                f"exactly {rule['count']} riflemen must be scouts; {len(scouts)} are",
-            )
-        )
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from typing import Literal
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
+from rules.parabellum import labels as pbl
 from rules.parabellum.data import Experience, Weapon, experience_mods, special_rule
 from rules.parabellum.evasion import (
     EvasionResult,
@@ -68,44 +70,66 @@ def shot_modifier(shot: Shot, explanation: Explanation | None = None) -> int:
     w = shot.weapon
     if w.rules & NOT_FIREARMS:
         raise RuleError(
-            f"{w.model} is not fired with a 3D6 shot; use its own procedure", rule="6.6"
+            msg("%(model)s is not fired with a 3D6 shot; use its own procedure", model=w.model),
+            rule="6.6",
         )
     if shot.aimed and (shot.reaction or not w.has("aim")):
         raise RuleError(
-            f"{w.model} cannot aim here (Aim rule, activation shots only)", rule="6.2.6"
+            msg("%(model)s cannot aim here (Aim rule, activation shots only)", model=w.model),
+            rule="6.2.6",
         )
     if shot.reaction and shot.mg42_assisted:
-        raise RuleError("the MG42 bonus applies to activation shots only", rule="10 ALEMANIA")
+        raise RuleError(msg("the MG42 bonus applies to activation shots only"), rule="10 ALEMANIA")
     if not shot.reaction and shot.target_double_time_cm is not None:
-        raise RuleError("the double-time bonus applies to reaction shots only", rule="6.2.8")
+        raise RuleError(msg("the double-time bonus applies to reaction shots only"), rule="6.2.8")
     reach = w.range_cm + (BOLT_AIM_RANGE_BONUS if shot.aimed and w.has("bolt") else 0)
     if shot.distance_cm > reach:
         raise RuleError(
-            f"target at {shot.distance_cm} cm is beyond the {reach} cm effective range of {w.model}",
+            msg(
+                "target at %(distance_cm)s cm is beyond the %(reach)s cm effective range of %(model)s",
+                distance_cm=shot.distance_cm,
+                reach=reach,
+                model=w.model,
+            ),
             rule="6.2.1",
         )
     if reach > w.range_cm:
-        ex.add("6.6", f"bolt weapon aimed: effective range {reach} cm", reach)
+        ex.add("6.6", msg("bolt weapon aimed: effective range %(reach)s cm", reach=reach), reach)
     total = 0
     if shot.point_blank:
-        total += ex.add("6.2.1", f"point blank ({shot.distance_cm} cm ≤ 10)", 2)
+        total += ex.add(
+            "6.2.1", msg("point blank (%(distance_cm)s cm ≤ 10)", distance_cm=shot.distance_cm), 2
+        )
     if shot.aimed:
         aim = experience_mods(shot.shooter_experience)["aim"]
-        total += ex.add("6.2.6", f"aimed ({shot.shooter_experience})", aim)
+        total += ex.add(
+            "6.2.6",
+            msg(
+                "aimed (%(shooter_experience)s)",
+                shooter_experience=pbl.label(pbl.EXPERIENCES, shot.shooter_experience),
+            ),
+            aim,
+        )
     if shot.cover != "none":
-        total += ex.add("6.2.5", f"target in {shot.cover} cover", COVER_PENALTY[shot.cover])
+        total += ex.add(
+            "6.2.5",
+            msg("target in %(cover)s cover", cover=msg(shot.cover)),
+            COVER_PENALTY[shot.cover],
+        )
     if shot.distance_cm > LONG_RANGE_CM:
-        total += ex.add("6.2.1", f"long range ({shot.distance_cm} cm > 40)", -2)
+        total += ex.add(
+            "6.2.1", msg("long range (%(distance_cm)s cm > 40)", distance_cm=shot.distance_cm), -2
+        )
     if not shot.reaction and shot.target_suppressed and shot.cover != "none":
-        total += ex.add("6.1", "target suppressed and in cover", -1)
+        total += ex.add("6.1", msg("target suppressed and in cover"), -1)
     if shot.mg42_assisted:
         bonus = special_rule("mg42")["assisted_activation_shot_bonus"]
-        total += ex.add("10 ALEMANIA", "MG42 gunner with assistant", bonus)
+        total += ex.add("10 ALEMANIA", msg("MG42 gunner with assistant"), bonus)
     if shot.reaction and shot.target_double_time_cm is not None:
         if shot.target_recon and shot.target_double_time_cm <= RECON_DOUBLE_TIME_CM:
-            ex.add("8.4.1", "recon target double-timed ≤25 cm: no bonus", 0)
+            ex.add("8.4.1", msg("recon target double-timed ≤25 cm: no bonus"), 0)
         else:
-            total += ex.add("6.2.8", "target made a double-time move", 2)
+            total += ex.add("6.2.8", msg("target made a double-time move"), 2)
     return total
 
 
@@ -145,13 +169,28 @@ def resolve_shot(shot: Shot, dice: DiceSource) -> ShotResult:
     odds = shot_odds(shot)
     kind = "reaction shot" if shot.reaction else "shot"
     record = roll_3d6(dice, purpose=kind, rule="6.2.8" if shot.reaction else "6.1")
-    ex.add(record.rule, f"{kind} with {shot.weapon.model}", record.value, roll=record)
+    ex.add(
+        record.rule,
+        msg("%(kind)s with %(model)s", kind=msg(kind), model=pbl.model_label(shot.weapon.model)),
+        record.value,
+        roll=record,
+    )
     modified = record.value + mod
     critical = record.is_triple
     success = critical or modified >= SHOT_NEEDED
     if critical:
-        ex.add("6.2.3", "triple: critical shot, the target is eliminated unless it rolls a triple")
-    ex.add("6.1", f"modified shot {modified}: {'success' if success else 'miss'} (11+)", modified)
+        ex.add(
+            "6.2.3", msg("triple: critical shot, the target is eliminated unless it rolls a triple")
+        )
+    ex.add(
+        "6.1",
+        msg(
+            "modified shot %(modified)s: %(v)s (11+)",
+            modified=modified,
+            v=msg("success") if success else msg("miss"),
+        ),
+        modified,
+    )
     return ShotResult(shot, record, modified, success, critical, odds, ex)
 
 
@@ -223,20 +262,29 @@ def best_shot(
             Decision(
                 key=f"best_shot:{target.name}",
                 rule="6.1",
-                prompt=f"Several shots on {target.name} succeeded; pick the best one ({described})",
+                prompt=msg(
+                    "Several shots on %(name)s succeeded; pick the best one (%(described)s)",
+                    name=pbl.soldier_name(target.name),
+                    described=described,
+                ),
                 options=tuple(hits),
                 chooser="firing player",
             )
         )
     if choice not in hits:
-        raise RuleError(f"shot #{choice} did not succeed; choose one of {hits}", rule="6.1")
+        raise RuleError(
+            msg(
+                "shot #%(choice)s did not succeed; choose one of %(hits)s", choice=choice, hits=hits
+            ),
+            rule="6.1",
+        )
     return results[choice]
 
 
 def resolve_shot_evasion(result: ShotResult, target: Target, dice: DiceSource) -> EvasionResult:
     """The target's single evasion against a successful (best) shot, or hitting the dirt."""
     if not result.success:
-        raise RuleError("a missed shot needs no evasion", rule="6.1")
+        raise RuleError(msg("a missed shot needs no evasion"), rule="6.1")
     odds = evasion_odds(result, target.experience)
     dirt_ok = not result.point_blank
     ex = Explanation()
@@ -244,32 +292,68 @@ def resolve_shot_evasion(result: ShotResult, target: Target, dice: DiceSource) -
     if wants_hit_the_dirt(target, against="this shot", allowed=dirt_ok, odds=odds_text):
         cost = hit_the_dirt_cost(target)
         outcome: Outcome = "suppressed" if result.critical else "unharmed"
-        ex.add("6.2.11", f"{target.name} hits the dirt for {cost} PO", cost)
+        ex.add(
+            "6.2.11",
+            msg(
+                "%(name)s hits the dirt for %(cost)s PO",
+                name=pbl.soldier_name(target.name),
+                cost=cost,
+            ),
+            cost,
+        )
         if result.critical:
-            ex.add("6.2.11", "against a critical shot the soldier is left suppressed", outcome)
+            ex.add("6.2.11", msg("against a critical shot the soldier is left suppressed"), outcome)
         return EvasionResult(target.name, outcome, ex, odds, po_spent=cost)
-    record = roll_3d6(dice, purpose=f"{target.name} evades", rule="6.1")
+    record = roll_3d6(dice, purpose=msg("%(target)s evades", target=target.name), rule="6.1")
     mod = evasion_modifier(target.experience)
-    ex.add("6.1", f"evasion against {result.modified}", record.value, roll=record)
+    ex.add(
+        "6.1",
+        msg("evasion against %(modified)s", modified=result.modified),
+        record.value,
+        roll=record,
+    )
     if mod:
-        ex.add("8.2.2", f"{target.experience} evasion modifier", mod)
+        ex.add(
+            "8.2.2",
+            msg(
+                "%(experience)s evasion modifier",
+                experience=pbl.label(pbl.EXPERIENCES, target.experience),
+            ),
+            mod,
+        )
     modified = record.value + mod
     outcome = shot_evasion_outcome(
         result.modified, result.point_blank, result.critical, modified, record.is_triple
     )
     if record.is_triple:
-        ex.add("6.2.4", "triple: heroic evasion", outcome)
+        ex.add("6.2.4", msg("triple: heroic evasion"), outcome)
     elif result.critical:
-        ex.add("6.2.3", "critical shot not matched by a triple", outcome)
+        ex.add("6.2.3", msg("critical shot not matched by a triple"), outcome)
     elif modified >= result.modified:
-        ex.add("6.1", f"evasion {modified} ≥ shot {result.modified}: saved", outcome)
+        ex.add(
+            "6.1",
+            msg(
+                "evasion %(modified)s ≥ shot %(modified2)s: saved",
+                modified=modified,
+                modified2=result.modified,
+            ),
+            outcome,
+        )
     elif result.point_blank:
-        ex.add("6.1 C", "point blank: a failed evasion eliminates whatever the difference", outcome)
+        ex.add(
+            "6.1 C",
+            msg("point blank: a failed evasion eliminates whatever the difference"),
+            outcome,
+        )
     else:
         diff = result.modified - modified
         ex.add(
             "6.1",
-            f"difference {diff}: {'1-2 suppresses' if diff <= 2 else '3+ eliminates'}",
+            msg(
+                "difference %(diff)s: %(effect)s",
+                diff=diff,
+                effect=msg("1-2 suppresses") if diff <= 2 else msg("3+ eliminates"),
+            ),
             outcome,
         )
     return EvasionResult(
@@ -303,32 +387,36 @@ def shots_allowed(
     """
     ex = Explanation()
     if weapon.rules & NOT_FIREARMS:
-        raise RuleError(f"{weapon.model} is not fired shot by shot", rule="6.6")
-    pa = ex.add("4.3.2", f"3 PA minus {movement.replace('_', ' ')} move", 3 - MOVE_PA[movement])
+        raise RuleError(msg("%(model)s is not fired shot by shot", model=weapon.model), rule="6.6")
+    pa = ex.add(
+        "4.3.2",
+        msg("3 PA minus the move (%(move)s)", move=msg(movement.replace("_", " "))),
+        3 - MOVE_PA[movement],
+    )
     if aimed:
         if not weapon.has("aim"):
-            raise RuleError(f"{weapon.model} has no Aim rule", rule="6.2.6")
-        pa = ex.add("6.2.6", "aim costs 2 PA", pa - AIM_PA)
+            raise RuleError(msg("%(model)s has no Aim rule", model=weapon.model), rule="6.2.6")
+        pa = ex.add("6.2.6", msg("aim costs 2 PA"), pa - AIM_PA)
     if pa < 0:
-        raise RuleError("not enough PA for that movement and aim", rule="4.3.2")
+        raise RuleError(msg("not enough PA for that movement and aim"), rule="4.3.2")
     automatic = weapon.has("automatic") and (
         weapon.automatic_within_cm is None
         or (targets_within_cm is not None and targets_within_cm <= weapon.automatic_within_cm)
     )
     if automatic:
-        cap = ex.add("6.6", "Automatic: up to 3 shots", 3)
+        cap = ex.add("6.6", msg("Automatic: up to 3 shots"), 3)
     elif weapon.has("semi_automatic"):
         cap = ex.add(
             "6.6",
-            "Semi-automatic: 2 shots if it did not move, else 1",
+            msg("Semi-automatic: 2 shots if it did not move, else 1"),
             2 if movement == "none" else 1,
         )
     else:
-        cap = ex.add("6.6", "Bolt: one shot per activation", 1)
+        cap = ex.add("6.6", msg("Bolt: one shot per activation"), 1)
     if weapon.has("cumbersome") and movement in ("double_time", "cautious"):
         cap = ex.add(
             "6.6",
-            "Cumbersome: no shot after double time, one after a cautious move",
+            msg("Cumbersome: no shot after double time, one after a cautious move"),
             0 if movement == "double_time" else min(cap, 1),
         )
     if movement == "crawl":
@@ -339,7 +427,7 @@ def shots_allowed(
             int(free),
         )
         return ShotAllowance(int(free), 0, ex)
-    shots = ex.add("4.3.2", "each shot costs 1 PA", min(cap, pa))
+    shots = ex.add("4.3.2", msg("each shot costs 1 PA"), min(cap, pa))
     return ShotAllowance(shots, pa - shots, ex)
 
 

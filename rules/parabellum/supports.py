@@ -16,6 +16,8 @@ from typing import Literal
 from rules.dice import DiceSource, Distribution, RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
+from rules.parabellum import labels as pbl
 from rules.parabellum.data import special_rule, squad_type
 from rules.parabellum.deviation import Deviation, DeviationDice, roll_deviation
 from rules.parabellum.evasion import (
@@ -67,9 +69,12 @@ def call_cost(call: Call) -> int:
     if call.kind in fixed:
         return fixed[call.kind]
     if call.kind == "artillery" and call.po not in ARTILLERY_RADIUS_CM:
-        raise RuleError("artillery costs 1, 2, 3 or 4 PO", rule="7.2")
+        raise RuleError(msg("artillery costs 1, 2, 3 or 4 PO"), rule="7.2")
     if call.po < 1:
-        raise RuleError(f"{call.kind.replace('_', ' ')} costs at least 1 PO", rule="7")
+        raise RuleError(
+            msg("%(support)s costs at least 1 PO", support=pbl.label(pbl.SUPPORTS, call.kind)),
+            rule="7",
+        )
     return call.po
 
 
@@ -78,29 +83,50 @@ def check_call(squad_id: str, previous: list[Call], call: Call, po_available: in
     rules = squad_type(squad_id).special_rules
     ex = Explanation()
     if call.kind == "light_mortar" and "light_mortar" not in rules:
-        raise RuleError("only British squads have the light mortar", rule=GBR)
+        raise RuleError(msg("only British squads have the light mortar"), rule=GBR)
     if any(p.turn == call.turn for p in previous):
         raise RuleError(
-            f"one reinforcement or anticipation per turn (turn {call.turn})", rule="4.2.2 B"
+            msg("one reinforcement or anticipation per turn (turn %(turn)s)", turn=call.turn),
+            rule="4.2.2 B",
         )
     if call.kind != "anticipation" and any(
         p.turn == call.turn - 1 and p.family == call.family for p in previous
     ):
         raise RuleError(
-            f"{call.family.replace('_', ' ')} was called on turn {call.turn - 1}; not again on "
-            f"turn {call.turn}",
+            msg(
+                "%(support)s was called on turn %(last)s; not again on turn %(turn)s",
+                support=pbl.label(pbl.SUPPORTS, call.family),
+                last=call.turn - 1,
+                turn=call.turn,
+            ),
             rule="7",
         )
     if call.kind == "sniper":
         allowed = special_rule("squad_sniper")["sniper_calls"] if "squad_sniper" in rules else 1
         used = sum(1 for p in previous if p.kind == "sniper")
         if used >= allowed:
-            raise RuleError(f"sniper shots per battle: {allowed}, all used", rule="7.1")
-        ex.add("7.1", f"sniper call {used + 1} of {allowed} this battle")
-    cost = ex.add("7", f"{call.kind.replace('_', ' ')} costs", call_cost(call))
+            raise RuleError(
+                msg("sniper shots per battle: %(allowed)s, all used", allowed=allowed), rule="7.1"
+            )
+        ex.add(
+            "7.1",
+            msg("sniper call %(call)s of %(allowed)s this battle", call=used + 1, allowed=allowed),
+        )
+    cost = ex.add(
+        "7",
+        msg("PO cost of %(support)s", support=pbl.label(pbl.SUPPORTS, call.kind)),
+        call_cost(call),
+    )
     if cost > po_available:
-        raise RuleError(f"{cost} PO needed, {po_available} available", rule="4.2.2")
-    left = ex.add("4.2.2", "PO left", po_available - cost)
+        raise RuleError(
+            msg(
+                "%(cost)s PO needed, %(po_available)s available",
+                cost=cost,
+                po_available=po_available,
+            ),
+            rule="4.2.2",
+        )
+    left = ex.add("4.2.2", msg("PO left"), po_available - cost)
     return CallCheck(left, ex)
 
 
@@ -130,13 +156,13 @@ def artillery(po: int, dice: DiceSource, *, radio_operator: bool = False) -> Bom
     deviates 3D6 cm (a triple: none). A radio operator that sees the marker and is not
     suppressed first rolls 3D6: 15+ → 1D6 cm, 9+ → 2D6 cm (§8.3.1)."""
     if po not in ARTILLERY_RADIUS_CM:
-        raise RuleError("artillery costs 1, 2, 3 or 4 PO", rule="7.2")
+        raise RuleError(msg("artillery costs 1, 2, 3 or 4 PO"), rule="7.2")
     ex = Explanation()
-    radius = ex.add("7.2", f"{po} PO spent: radius", ARTILLERY_RADIUS_CM[po])
+    radius = ex.add("7.2", msg("%(po)s PO spent: radius in cm", po=po), ARTILLERY_RADIUS_CM[po])
     expr: DeviationDice = "3d6"
     radio = None
     if radio_operator:
-        radio = roll_3d6(dice, purpose="radio technician", rule="8.3.1")
+        radio = roll_3d6(dice, purpose=msg("radio technician"), rule="8.3.1")
         expr = (
             "1d6"
             if radio.value >= RADIO_ONE_D6
@@ -144,9 +170,9 @@ def artillery(po: int, dice: DiceSource, *, radio_operator: bool = False) -> Bom
             if radio.value >= RADIO_TWO_D6
             else "3d6"
         )
-        ex.add("8.3.1", "radio technician: 15+ → 1D6, 9+ → 2D6, else 3D6", expr, roll=radio)
+        ex.add("8.3.1", msg("radio technician: 15+ → 1D6, 9+ → 2D6, else 3D6"), expr, roll=radio)
     deviation = roll_deviation(expr, dice, rule="7.2", ex=ex)
-    ex.add("7.2", "soldiers wholly or partly inside: suppressed, evade 9+ or eliminated")
+    ex.add("7.2", msg("soldiers wholly or partly inside: suppressed, evade 9+ or eliminated"))
     return Bombardment(
         radius, deviation, ARTILLERY, ex, radio, radio_technician_odds() if radio_operator else {}
     )
@@ -155,7 +181,7 @@ def artillery(po: int, dice: DiceSource, *, radio_operator: bool = False) -> Bom
 def light_mortar(dice: DiceSource) -> Bombardment:
     """British light mortar: 1 PO artillery, 6 cm radius, 1D6+2 cm deviation, no radio (GBR)."""
     ex = Explanation()
-    ex.add(GBR, "light mortar: 1 PO, radius 6 cm, deviation 1D6+2 cm")
+    ex.add(GBR, msg("light mortar: 1 PO, radius 6 cm, deviation 1D6+2 cm"))
     return Bombardment(6, roll_deviation("1d6+2", dice, rule=GBR, ex=ex), LIGHT_MORTAR, ex)
 
 
@@ -164,7 +190,7 @@ def stonk(dice: DiceSource) -> Bombardment:
     affected soldiers evade 9+ or are suppressed; no radio operator (GBR)."""
     ex = Explanation()
     radius = ex.add(
-        GBR, "STONK: as a 4 PO artillery call", ARTILLERY_RADIUS_CM[STONK_PO_EQUIVALENT]
+        GBR, msg("STONK: as a 4 PO artillery call"), ARTILLERY_RADIUS_CM[STONK_PO_EQUIVALENT]
     )
     return Bombardment(radius, roll_deviation("3d6", dice, rule=GBR, ex=ex), STONK, ex)
 
@@ -200,12 +226,12 @@ def mg_fire_at_will(
     MG costs 2 PO and both roll). 11+ (12+ for MG42) no effect, ≤6 eliminated, else suppressed."""
     if not team_ready:
         raise RuleError(
-            "fire at will needs the MG gunner with assistant, neither suppressed", rule="7.3"
+            msg("fire at will needs the MG gunner with assistant, neither suppressed"), rule="7.3"
         )
     if not targets:
-        raise RuleError("choose at least one enemy", rule="7.3")
+        raise RuleError(msg("choose at least one enemy"), rule="7.3")
     ex = Explanation()
     attack = fire_at_will(mg42)
-    cost = ex.add("7.3", "1 PO per soldier affected", len(targets))
-    ex.add("10 ALEMANIA" if mg42 else "7.3", "evasion needed", attack.needed)
+    cost = ex.add("7.3", msg("1 PO per soldier affected"), len(targets))
+    ex.add("10 ALEMANIA" if mg42 else "7.3", msg("evasion needed (3D6)"), attack.needed)
     return SupportFire(cost, resolve_fixed_evasions(attack, targets, dice), [], ex)

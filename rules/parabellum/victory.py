@@ -15,6 +15,8 @@ from typing import Any
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import Msg, msg
+from rules.parabellum import labels as pbl
 from rules.parabellum.battle import Battle, BattleSide, ModelState, SideState, TurnState
 from rules.parabellum.roster import Soldier
 
@@ -24,7 +26,7 @@ ARTILLERY_CAUSES = frozenset({"artillery", "light_mortar", "sniper"})
 
 @dataclass(frozen=True)
 class ScoreItem:
-    source: str
+    source: str | Msg
     rule: str
     vp: Fraction
 
@@ -52,7 +54,17 @@ class BattleScore:
                     "player": s.player,
                     "total": str(s.total),
                     "items": [
-                        {"source": i.source, "rule": i.rule, "vp": str(i.vp)} for i in s.items
+                        {
+                            "source": str(i.source),
+                            "rule": i.rule,
+                            "vp": str(i.vp),
+                            **(
+                                {"source_msg": i.source.as_dict()}
+                                if isinstance(i.source, Msg)
+                                else {}
+                            ),
+                        }
+                        for i in s.items
                     ],
                 }
                 for s in self.sides
@@ -140,22 +152,7 @@ def directive_vp(
         return Fraction(sum(1 for s in killed if s.specialist))
     if number == 6:
         return Fraction(-1) if po_left == 0 else min(Fraction(3), Fraction(po_left, 2))
-    raise RuleError(f"there is no directive {number}", rule="9.2")
-
-
-DIRECTIVE_NAMES = {
-    1: "¡No perderemos a más hombres!",
-    2: "¡Le cortaremos la cabeza a la serpiente!",
-    3: "¡Eliminaremos a esa escoria sea como sea, sin piedad!",
-    4: "¡Esa ametralladora nos va a coser!",
-    5: "¡Esos de ahí parecen importantes!",
-    6: "¡Contamos con refuerzos mínimos!",
-}
-PRIORITY_NAMES = {
-    1: "Tomar la línea enemiga",
-    2: "Defender la posición",
-    3: "Controlar el objetivo",
-}
+    raise RuleError(msg("there is no directive %(number)s", number=number), rule="9.2")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -241,15 +238,29 @@ def casual_objectives(battle: Battle, ex: Explanation) -> tuple[list[ScoreItem],
             if all(met):
                 open_.remove(obj)
                 ex.add(
-                    "9.3", f"turn {state.turn}: both meet “{obj.name}”: discarded, nobody scores"
+                    "9.3",
+                    msg(
+                        "turn %(turn)s: both meet “%(name)s”: discarded, nobody scores",
+                        turn=state.turn,
+                        name=pbl.label(pbl.CASUAL_OBJECTIVES, obj.key, obj.name),
+                    ),
                 )
             elif any(met):
                 i = met.index(True)
                 open_.remove(obj)
-                claimed[i].append(ScoreItem(obj.name, "9.3", Fraction(obj.vp)))
+                claimed[i].append(
+                    ScoreItem(
+                        pbl.label(pbl.CASUAL_OBJECTIVES, obj.key, obj.name), "9.3", Fraction(obj.vp)
+                    )
+                )
                 ex.add(
                     "9.3",
-                    f"turn {state.turn}: {battle.sides[i].player} claims “{obj.name}”",
+                    msg(
+                        "turn %(turn)s: %(player)s claims “%(name)s”",
+                        turn=state.turn,
+                        player=battle.sides[i].player,
+                        name=pbl.label(pbl.CASUAL_OBJECTIVES, obj.key, obj.name),
+                    ),
                     obj.vp,
                 )
     return claimed
@@ -270,24 +281,50 @@ def score_battle(battle: Battle, *, cumulative_bands: bool = False) -> BattleSco
         own, enemy = final.sides[i], final.sides[1 - i]
         if battle.mode == "simple":
             vp = take_enemy_line(own, cumulative=cumulative_bands)
-            scores[i].items.append(ScoreItem("Tomar la línea enemiga", "9.1", Fraction(vp)))
-            ex.add("9.1", f"{side.player}: Take the enemy line", vp)
+            scores[i].items.append(ScoreItem(pbl.PRIORITY_ORDERS[1], "9.1", Fraction(vp)))
+            ex.add("9.1", msg("%(player)s: Take the enemy line", player=side.player), vp)
         elif battle.mode == "orders":
             if side.priority_order is None:
-                raise RuleError(f"{side.player} has no priority order", rule="9.2")
+                raise RuleError(
+                    msg("%(player)s has no priority order", player=side.player), rule="9.2"
+                )
             vp = priority_vp(side.priority_order, own, enemy, cumulative=cumulative_bands)
-            name = PRIORITY_NAMES[side.priority_order]
-            scores[i].items.append(ScoreItem(name, "9.2", Fraction(vp)))
-            ex.add("9.2", f"{side.player}: priority order {name} (max 6)", vp)
+            scores[i].items.append(
+                ScoreItem(pbl.PRIORITY_ORDERS[side.priority_order], "9.2", Fraction(vp))
+            )
+            ex.add(
+                "9.2",
+                msg(
+                    "%(player)s: priority order %(name)s (max 6)",
+                    player=side.player,
+                    name=pbl.PRIORITY_ORDERS[side.priority_order],
+                ),
+                vp,
+            )
             for d in side.directives:
                 dvp = directive_vp(d, side, battle.sides[1 - i], final.turn, own.po)
-                scores[i].items.append(ScoreItem(DIRECTIVE_NAMES[d], "9.2", dvp))
-                ex.add("9.2", f"{side.player}: directive {d} {DIRECTIVE_NAMES[d]}", str(dvp))
+                scores[i].items.append(ScoreItem(pbl.DIRECTIVES[d], "9.2", dvp))
+                ex.add(
+                    "9.2",
+                    msg(
+                        "%(player)s: directive %(d)s %(v)s",
+                        player=side.player,
+                        d=d,
+                        v=pbl.DIRECTIVES[d],
+                    ),
+                    str(dvp),
+                )
     a, b = scores[0].total, scores[1].total
     winner = None if a == b else (0 if a > b else 1)
     ex.add(
         "9",
-        f"{scores[0].player} {a} – {scores[1].player} {b}",
+        msg(
+            "%(player)s %(a)s – %(player2)s %(b)s",
+            player=scores[0].player,
+            a=str(a),
+            player2=scores[1].player,
+            b=str(b),
+        ),
         "draw" if winner is None else scores[winner].player,
     )
     return BattleScore(scores, winner, ex)

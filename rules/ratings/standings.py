@@ -26,6 +26,7 @@ from typing import Any
 
 from rules.cc.tournament import GameResult, WinType, handicap_vp, rank_round
 from rules.errors import RuleError
+from rules.i18n import Msg, msg
 from rules.ratings.games import Game, Outcome, Player
 
 RULE = "LEAGUE"
@@ -71,7 +72,7 @@ MetricFn = Callable[[Context, Player, frozenset], float]
 @dataclass(frozen=True)
 class Metric:
     key: str
-    label: str
+    label: Msg  # a message id: the site renders it in the reader's language
     fn: MetricFn
     group_dependent: bool = False
 
@@ -79,7 +80,7 @@ class Metric:
 METRICS: dict[str, Metric] = {}
 
 
-def metric(key: str, label: str, *, group_dependent: bool = False):
+def metric(key: str, label: Msg, *, group_dependent: bool = False):
     def register(fn: MetricFn) -> MetricFn:
         METRICS[key] = Metric(key, label, fn, group_dependent)
         return fn
@@ -87,12 +88,12 @@ def metric(key: str, label: str, *, group_dependent: bool = False):
     return register
 
 
-@metric("points", "Points")
+@metric("points", msg("Points"))
 def _points(ctx: Context, p: Player, group: frozenset) -> float:
     return ctx.records[p].points
 
 
-@metric("wins", "Wins")
+@metric("wins", msg("Wins"))
 def _wins(ctx: Context, p: Player, group: frozenset) -> float:
     return ctx.records[p].wins
 
@@ -102,7 +103,7 @@ def win_pct(ctx: Context, p: Player) -> float:
     return (r.wins + 0.5 * r.draws) / r.played if r.played else 0.0
 
 
-@metric("owp", "Opponents' win %")
+@metric("owp", msg("Opponents' win %"))
 def owp(ctx: Context, p: Player, group: frozenset = frozenset()) -> float:
     def compute() -> float:
         opps = ctx.records[p].opponents
@@ -111,7 +112,7 @@ def owp(ctx: Context, p: Player, group: frozenset = frozenset()) -> float:
     return ctx.memo(("owp", p), compute)
 
 
-@metric("sos", "Strength of schedule")
+@metric("sos", msg("Strength of schedule"))
 def _sos(ctx: Context, p: Player, group: frozenset) -> float:
     opps = ctx.records[p].opponents
     if not opps:
@@ -120,12 +121,12 @@ def _sos(ctx: Context, p: Player, group: frozenset) -> float:
     return (2 * owp(ctx, p) + oowp) / 3
 
 
-@metric("buchholz", "Buchholz")
+@metric("buchholz", msg("Buchholz"))
 def _buchholz(ctx: Context, p: Player, group: frozenset) -> float:
     return sum(ctx.records[o].points for o in ctx.records[p].opponents)
 
 
-@metric("median_buchholz", "Median-Buchholz")
+@metric("median_buchholz", msg("Median-Buchholz"))
 def _median_buchholz(ctx: Context, p: Player, group: frozenset) -> float:
     scores = sorted(ctx.records[o].points for o in ctx.records[p].opponents)
     if len(scores) >= 3:
@@ -133,7 +134,7 @@ def _median_buchholz(ctx: Context, p: Player, group: frozenset) -> float:
     return sum(scores)
 
 
-@metric("h2h", "Head-to-head", group_dependent=True)
+@metric("h2h", msg("Head-to-head"), group_dependent=True)
 def _h2h(ctx: Context, p: Player, group: frozenset) -> float:
     total = 0.0
     for g in ctx.records[p].games:
@@ -150,12 +151,12 @@ def _vp(ctx: Context, g: Game, team: str) -> int | None:
     return vp
 
 
-@metric("cc_vp", "VP (Combat Commander)")
+@metric("cc_vp", msg("VP (Combat Commander)"))
 def _cc_vp(ctx: Context, p: Player, group: frozenset) -> float:
     return sum(_vp(ctx, g, g.team_of(p)) or 0 for g in ctx.records[p].games)
 
 
-@metric("cc_torneos", "Tournament points (CC TORNEOS)")
+@metric("cc_torneos", msg("Tournament points (CC TORNEOS)"))
 def _cc_torneos(ctx: Context, p: Player, group: frozenset) -> float:
     return ctx.memo("torneos", lambda: torneos_points(ctx)).get(p, 0.0)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.serial import Serializable
 from rules.tcs.options import DEFAULT_OPTIONS, TcsOptions
 
@@ -74,10 +75,16 @@ def morale_recovery_due(
 ) -> bool:
     """Whether this Command Phase has morale recovery rolls [2.0 step 7, 17.1.d, 26.1.d]."""
     if not turn.is_whole_hour:
-        explanation.add("2.0", f"{turn.clock} is not a whole hour: no recovery rolls", False)
+        explanation.add(
+            "2.0", msg("%(clock)s is not a whole hour: no recovery rolls", clock=turn.clock), False
+        )
         return False
     if turn.is_night and even_hours_at_night and turn.hour % 2:
-        explanation.add("26.1.d", f"night turn {turn.clock} is an odd hour: no recovery", False)
+        explanation.add(
+            "26.1.d",
+            msg("night turn %(clock)s is an odd hour: no recovery", clock=turn.clock),
+            False,
+        )
         return False
-    explanation.add("17.1.d", f"{turn.clock} is a recovery hour", True)
+    explanation.add("17.1.d", msg("%(clock)s is a recovery hour", clock=turn.clock), True)
     return True

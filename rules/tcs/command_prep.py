@@ -23,17 +23,13 @@ from typing import Any
 from rules.dice import D66, DiceSource, RollRecord
 from rules.errors import DiceError, RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
 from rules.tables import Field, TableSchema, one_of
+from rules.tcs import labels
 from rules.tcs.additions import implement_addition, start_addition_prelims
-from rules.tcs.opsheet import (
-    Addition,
-    OpSheet,
-    OpSheetType,
-    SheetStatus,
-    implement,
-    start_prelims,
-)
+from rules.tcs.opsheet import Addition, OpSheet, OpSheetType, SheetStatus
 from rules.tcs.options import DEFAULT_OPTIONS, KeyOffTable, TcsOptions
+from rules.tcs.transitions import implement, start_prelims
 
 D66_READINGS = tuple(10 * r + w for r in range(1, 7) for w in range(1, 7))
 
@@ -136,22 +132,40 @@ class CommandPrepTable:
         if not fitting:
             explanation.add(
                 "6.9.f",
-                f"{sheet_type.value} row: {weighted_turns} WT is below the first column "
-                f"({row.columns[0]}): cannot implement yet",
+                msg(
+                    "%(sheet_type)s row: %(weighted_turns)s WT is below the first column (%(v)s): cannot implement yet",
+                    sheet_type=labels.sheet_type(sheet_type),
+                    weighted_turns=weighted_turns,
+                    v=row.columns[0],
+                ),
             )
             return Threshold(sheet_type, key, None)
         column = fitting[-1]
         read_key = key
         if key not in row.cells:
             if options.key_off_table is KeyOffTable.ERROR:
-                raise RuleError(f"the Command Prep Table has no row {key}", rule="6.9.f")
+                raise RuleError(
+                    msg("the Command Prep Table has no row %(key)s", key=key), rule="6.9.f"
+                )
             read_key = min(row.cells, key=lambda k: (abs(k - key), k))
-            explanation.add("6.9.f", f"key {key} is off the table: read row {read_key}")
+            explanation.add(
+                "6.9.f",
+                msg(
+                    "key %(key)s is off the table: read row %(read_key)s",
+                    key=key,
+                    read_key=read_key,
+                ),
+            )
         value = row.cells[read_key][row.columns.index(column)]
         explanation.add(
             "6.9.f",
-            f"Command Prep Table, {sheet_type.value} row, column {column} (≤ {weighted_turns}"
-            f" WT), rating + size {read_key}",
+            msg(
+                "Command Prep Table, %(sheet_type)s row, column %(column)s (≤ %(weighted_turns)s WT), rating + size %(read_key)s",
+                sheet_type=labels.sheet_type(sheet_type),
+                column=column,
+                weighted_turns=weighted_turns,
+                read_key=read_key,
+            ),
             value,
         )
         return Threshold(sheet_type, key, value, column)
@@ -173,8 +187,17 @@ def read_threshold(
             try:
                 D66.check_value(value)
             except DiceError as exc:
-                raise RuleError(f"threshold {exc.message}", rule="6.9.f") from None
-        explanation.add("6.9.f", f"{sheet_type.value} threshold entered by the player", value)
+                raise RuleError(
+                    msg("threshold %(message)s", message=exc.message), rule="6.9.f"
+                ) from None
+        explanation.add(
+            "6.9.f",
+            msg(
+                "%(sheet_type)s threshold entered by the player",
+                sheet_type=labels.sheet_type(sheet_type),
+            ),
+            value,
+        )
         return Threshold(sheet_type, key, value, source="entered")
     found = table.lookup(sheet_type, weighted_turns, key, explanation, options) if table else None
     if found is None:
@@ -182,9 +205,14 @@ def read_threshold(
             Decision(
                 f"threshold:{sheet_type.value}",
                 "6.9.f",
-                f"Read the Command Prep Table: {sheet_type.value} row, rightmost column not "
-                f"above {weighted_turns} weighted turns, rating + size {key}; enter the "
-                "threshold (null if the cell shows none)",
+                msg(
+                    "Read the Command Prep Table: %(sheet_type)s row, rightmost column not "
+                    "above %(weighted_turns)s weighted turns, rating + size %(key)s; enter the "
+                    "threshold (“-” when the cell shows no number)",
+                    sheet_type=labels.sheet_type(sheet_type),
+                    weighted_turns=weighted_turns,
+                    key=key,
+                ),
                 (*D66_READINGS, None),
             )
         )
@@ -240,9 +268,19 @@ def attempt_implementation(
     if addition_id is not None:
         addition = next((a for a in sheet.pending_additions if a.id == addition_id), None)
         if addition is None:
-            raise RuleError(f"{sheet.id} has no addition {addition_id} in prep", rule="6.13.c")
+            raise RuleError(
+                msg(
+                    "%(id)s has no addition %(addition_id)s in prep",
+                    id=sheet.id,
+                    addition_id=addition_id,
+                ),
+                rule="6.13.c",
+            )
     elif not sheet.status.in_prep:
-        raise RuleError(f"{sheet.id} is {sheet.status.value}", rule="6.9.f")
+        raise RuleError(
+            msg("%(id)s is %(status)s", id=sheet.id, status=labels.sheet_state(sheet.status)),
+            rule="6.9.f",
+        )
     holder: OpSheet | Addition = addition or sheet
     row = sheet.type if addition is None else addition.row
     name = sheet.id if addition_id is None else f"{sheet.id}/{addition_id}"
@@ -250,9 +288,13 @@ def attempt_implementation(
         holder.preliminary_instructions and holder.status is SheetStatus.UNIMPLEMENTED
     )
     if mode is AttemptMode.PRELIMS_ONLY and not can_start_prelims:
-        raise RuleError(f"{name} has no preliminary instructions to start", rule="6.14.a")
+        raise RuleError(
+            msg("%(name)s has no preliminary instructions to start", name=name), rule="6.14.a"
+        )
     key = exp.add(
-        "6.9.f", f"Command Prep rating {rating} + size {holder.size}", rating + holder.size
+        "6.9.f",
+        msg("Command Prep rating %(rating)s + size %(size)s", rating=rating, size=holder.size),
+        rating + holder.size,
     )
     needed = [row] if mode is AttemptMode.FULL else []
     if can_start_prelims and OpSheetType.MOVE not in needed:
@@ -262,12 +304,17 @@ def attempt_implementation(
         for t in needed
     }
     if all(t.value is None for t in thresholds.values()):
-        exp.add("6.9.f", f"{name}: no threshold can be reached yet, no roll")
+        exp.add("6.9.f", msg("%(name)s: no threshold can be reached yet, no roll", name=name))
         return ImplementationResult(
             sheet.id, addition_id, PrepOutcome.NOT_IMPLEMENTED, thresholds, explanation=exp
         )
-    roll = dice.roll("d66", purpose=f"Command Prep for {name}", rule="6.9.f")
-    exp.add("6.9.f", f"Command Prep roll for {name} ({mode.value})", roll.value, roll=roll)
+    roll = dice.roll("d66", purpose=msg("Command Prep for %(name)s", name=name), rule="6.9.f")
+    exp.add(
+        "6.9.f",
+        msg("Command Prep roll for %(name)s (%(mode)s)", name=name, mode=mode.value),
+        roll.value,
+        roll=roll,
+    )
 
     def passes(sheet_type: OpSheetType) -> bool:
         value = thresholds[sheet_type].value if sheet_type in thresholds else None
@@ -282,12 +329,19 @@ def attempt_implementation(
             released = implement_addition(sheet, addition, sheets, exp).released
     elif can_start_prelims and passes(OpSheetType.MOVE):
         outcome = PrepOutcome.PRELIMS_STARTED
-        exp.add("6.14.a", f"{roll.value} ≥ Move row {thresholds[OpSheetType.MOVE].value}")
+        exp.add(
+            "6.14.a",
+            msg(
+                "%(roll)s ≥ Move row %(value)s",
+                roll=roll.value,
+                value=thresholds[OpSheetType.MOVE].value,
+            ),
+        )
         if addition is None:
             released = start_prelims(sheet, sheets, exp).released
         else:
             released = start_addition_prelims(sheet, addition, sheets, exp).released
     else:
         outcome = PrepOutcome.NOT_IMPLEMENTED
-        exp.add("6.9.f", f"{name} not implemented; it may try again next turn")
+        exp.add("6.9.f", msg("%(name)s not implemented; it may try again next turn", name=name))
     return ImplementationResult(sheet.id, addition_id, outcome, thresholds, roll, released, exp)

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
 from rules.tcs.options import DEFAULT_OPTIONS, CarriedRounding, TcsOptions
 from rules.tcs.rounding import round_std
 
@@ -48,10 +49,13 @@ def split_area_losses(
     eligible = _eligible(targets)
     skipped = [t.id for t in targets if t.carried_on_transport]
     if skipped:
-        exp.add("10.0.f", f"carried on a transport, not eligible: {', '.join(skipped)}")
+        exp.add(
+            "10.0.f",
+            msg("carried on a transport, not eligible: %(units)s", units=", ".join(skipped)),
+        )
     total = min(losses, sum(eligible.values()))
     if total < losses:
-        exp.add("10.0.e", f"{losses - total} excess step losses ignored", total)
+        exp.add("10.0.e", msg("%(n)s excess step losses ignored", n=losses - total), total)
     if total == 0:
         return AreaLossSplit(0, None, 0, 0, exp)
     most = max(eligible.values())
@@ -61,17 +65,22 @@ def split_area_losses(
             Decision(
                 "first_step",
                 "10.0.f",
-                f"units tie as largest ({most} steps): choose which loses the first step",
+                msg(
+                    "units tie as largest (%(most)s steps): choose which loses the first step",
+                    most=most,
+                ),
                 largest,
                 chooser="defender",
             )
         )
     first = largest[0] if len(largest) == 1 else first_step_choice
-    exp.add("10.0.f", "first step from the largest unit", first)
+    exp.add("10.0.f", msg("first step from the largest unit"), first)
     rest = total - 1
     defender = round_std(Fraction(rest, 2))
-    exp.add("10.0.f", f"defender assigns half of {rest}, rounded normally", defender)
-    exp.add("10.0.f", "attacker assigns the rest", rest - defender)
+    exp.add(
+        "10.0.f", msg("defender assigns half of %(rest)s, rounded normally", rest=rest), defender
+    )
+    exp.add("10.0.f", msg("attacker assigns the rest"), rest - defender)
     return AreaLossSplit(total, first, defender, rest - defender, exp)
 
 
@@ -96,20 +105,26 @@ def allocate_area_losses(
         ("attacker", attacker, split.attacker_steps),
     ):
         if sum(picks.values()) != due or any(n < 0 for n in picks.values()):
-            raise RuleError(f"the {side} assigns exactly {due} steps", rule="10.0.f")
+            raise RuleError(
+                msg("the %(side)s assigns exactly %(due)s steps", side=side, due=due), rule="10.0.f"
+            )
         if not set(picks) <= set(eligible):
-            raise RuleError(f"the {side} assigns steps to an ineligible unit", rule="10.0.f")
+            raise RuleError(
+                msg("the %(side)s assigns steps to an ineligible unit", side=side), rule="10.0.f"
+            )
     losses = {u: defender.get(u, 0) + attacker.get(u, 0) for u in eligible}
     if split.first_step is not None:
         losses[split.first_step] += 1
     for unit, n in losses.items():
         if n > eligible[unit]:
-            raise RuleError(f"{unit} has only {eligible[unit]} steps", rule="10.0.d")
+            raise RuleError(
+                msg("%(unit)s has only %(n)s steps", unit=unit, n=eligible[unit]), rule="10.0.d"
+            )
     losses = {u: n for u, n in losses.items() if n}
     eliminated = tuple(u for u, n in losses.items() if n == eligible[u])
-    exp.add("10.0.f", "steps lost per unit", losses)
+    exp.add("10.0.f", msg("steps lost per unit"), losses)
     if eliminated:
-        exp.add("10.0.c", "eliminated", eliminated)
+        exp.add("10.0.c", msg("eliminated"), eliminated)
     return Allocation(losses, eliminated, exp)
 
 
@@ -129,12 +144,20 @@ def carried_step_losses(
     carrier destroys them all [24.1.d]. Allocate the result by 10.0.f; no morale check."""
     exp = Explanation()
     if not 0 <= carrier_lost <= carrier_steps or carrier_steps < 1 or carried_steps < 0:
-        raise RuleError("a carrier loses at most its remaining steps", rule="10.0.g")
+        raise RuleError(msg("a carrier loses at most its remaining steps"), rule="10.0.g")
     share = Fraction(carried_steps * carrier_lost, carrier_steps)
     up = options.carried_rounding is CarriedRounding.UP
     steps = math.ceil(share) if up else round_std(share)
     text = f"{carried_steps} carried steps × {carrier_lost}/{carrier_steps}"
-    exp.add("10.0.g", f"{text}, rounded {options.carried_rounding.value}", steps)
+    exp.add(
+        "10.0.g",
+        msg(
+            "%(text)s, rounded %(carried_rounding)s",
+            text=text,
+            carried_rounding=options.carried_rounding.value,
+        ),
+        steps,
+    )
     return CarriedLosses(steps, exp)
 
 
@@ -155,7 +178,7 @@ def allocate_point_fire(
     left = {t.id: t.steps for t in targets if t.steps > 0}
     total = min(kills, sum(left.values()))
     if len(picks) > total:
-        raise RuleError(f"only {total} steps are removed", rule="10.0.h")
+        raise RuleError(msg("only %(total)s steps are removed", total=total), rule="10.0.h")
     done = []
     for i, unit in enumerate([*picks, None][:total]):
         chooser = "firer" if i % 2 == 0 else "target owner"
@@ -164,16 +187,24 @@ def allocate_point_fire(
                 Decision(
                     f"point_fire_pick:{i + 1}",
                     "10.0.h",
-                    f"step {i + 1} of {total}: choose a target step to remove",
+                    msg(
+                        "step %(v)s of %(total)s: choose a target step to remove",
+                        v=i + 1,
+                        total=total,
+                    ),
                     tuple(u for u, s in left.items() if s),
                     chooser=chooser,
                 )
             )
         if left.get(unit, 0) < 1:
-            raise RuleError(f"{unit} has no step left to remove", rule="10.0.h")
+            raise RuleError(msg("%(unit)s has no step left to remove", unit=unit), rule="10.0.h")
         left[unit] -= 1
         done.append((chooser, unit))
-        exp.add("10.0.h", f"{chooser} removes a step of {unit}", i + 1)
+        exp.add(
+            "10.0.h",
+            msg("%(chooser)s removes a step of %(unit)s", chooser=chooser, unit=unit),
+            i + 1,
+        )
     losses: dict[str, int] = {}
     for _, unit in done:
         losses[unit] = losses.get(unit, 0) + 1

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
+from rules.i18n import msg
 from rules.serial import Serializable
 from rules.tcs.clock import Turn, morale_recovery_due
 from rules.tcs.opsheet import OpSheet, OpSheetType
@@ -28,7 +29,7 @@ class BattalionMorale(Serializable):
 
     def __post_init__(self) -> None:
         if self.value < 0 or self.other_losses < 0:
-            raise RuleError("battalion morale is never below 0", rule="17.1")
+            raise RuleError(msg("battalion morale is never below 0"), rule="17.1")
 
 
 @dataclass
@@ -54,22 +55,31 @@ def credited_battalion(
     exp = Explanation()
     formation = oob.unit(unit).formation
     if formation is not None and oob.formations[formation].morale is MoraleKind.BATTALION:
-        return exp.add("17.1.a", f"{unit} belongs to {formation}", formation), exp
+        return exp.add(
+            "17.1.a",
+            msg("%(unit)s belongs to %(formation)s", unit=unit, formation=formation),
+            formation,
+        ), exp
     candidates = tuple(dict.fromkeys(nearest))
     if not candidates:
-        raise RuleError(f"{unit} has no battalion: give the nearest battalion", rule="17.1.c")
+        raise RuleError(
+            msg("%(unit)s has no battalion: give the nearest battalion", unit=unit), rule="17.1.c"
+        )
     if len(candidates) > 1 and choice not in candidates:
         raise DecisionRequired(
             Decision(
                 f"battalion_for:{unit}",
                 "17.1.c",
-                f"{unit} is equidistant from several battalions: choose whose morale it counts",
+                msg(
+                    "%(unit)s is equidistant from several battalions: choose whose morale it counts",
+                    unit=unit,
+                ),
                 candidates,
                 chooser="opponent",
             )
         )
     chosen = candidates[0] if len(candidates) == 1 else choice
-    exp.add("17.1.c", f"{unit} counts for the nearest battalion", chosen)
+    exp.add("17.1.c", msg("%(unit)s counts for the nearest battalion", unit=unit), chosen)
     return chosen, exp
 
 
@@ -82,20 +92,25 @@ def record_loss(
     exp = Explanation()
     before = morale.value
     if not combat:
-        exp.add("17.1.a", "non-combat loss: ignored", 0)
+        exp.add("17.1.a", msg("non-combat loss: ignored"), 0)
     elif category is UnitCategory.VEHICLE:
-        exp.add("17.8", "vehicle losses count for vehicle morale, not battalion morale", 0)
+        exp.add("17.8", msg("vehicle losses count for vehicle morale, not battalion morale"), 0)
     elif category is UnitCategory.INFANTRY:
         morale.value += 1
-        exp.add("17.1.a", "infantry platoon lost", 1)
+        exp.add("17.1.a", msg("infantry platoon lost"), 1)
     else:
         morale.other_losses += 1
         third = morale.other_losses % 3 == 0
         morale.value += third
         exp.add(
-            "17.1.a", f"non-infantry loss no. {morale.other_losses}: every third adds 1", int(third)
+            "17.1.a",
+            msg(
+                "non-infantry loss no. %(other_losses)s: every third adds 1",
+                other_losses=morale.other_losses,
+            ),
+            int(third),
         )
-    exp.add("17.1", f"{morale.battalion} battalion morale", morale.value)
+    exp.add("17.1", msg("%(battalion)s battalion morale", battalion=morale.battalion), morale.value)
     return MoraleChange(morale.battalion, before, morale.value, exp)
 
 
@@ -153,14 +168,23 @@ def recovery_roll(
     if not morale_recovery_due(turn, exp, even_hours_at_night=even_hours_at_night):
         return RecoveryResult(value, value, explanation=exp)
     if attacking:
-        exp.add(rule, f"{name} is attacking under an Attack op sheet: no recovery roll", value)
+        exp.add(
+            rule,
+            msg("%(name)s is attacking under an Attack op sheet: no recovery roll", name=name),
+            value,
+        )
         return RecoveryResult(value, value, explanation=exp)
     if value == 0:
-        exp.add(rule, f"{name} morale is 0: nothing to recover", 0)
+        exp.add(rule, msg("%(name)s morale is 0: nothing to recover", name=name), 0)
         return RecoveryResult(0, 0, explanation=exp)
-    roll = dice.roll("d6", purpose=f"morale recovery for {name}", rule=rule)
+    roll = dice.roll("d6", purpose=msg("morale recovery for %(name)s", name=name), rule=rule)
     after = value - 1 if roll.value <= value else value
-    exp.add(rule, f"recovery roll {roll.value} against {value}", after, roll=roll)
+    exp.add(
+        rule,
+        msg("recovery roll %(roll)s against %(value)s", roll=roll.value, value=value),
+        after,
+        roll=roll,
+    )
     return RecoveryResult(value, after, roll, exp)
 
 

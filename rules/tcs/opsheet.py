@@ -3,7 +3,8 @@
 A sheet is drawn unimplemented (pre-game sheets start implemented [6.8, 27.1.f]); a Command
 Prep roll starts its preliminary instructions or implements it [6.9.f, 6.14.a]; it ends by
 success [6.11.a] or failure [6.11.b], wholly or for some units [6.11.d, 6.13.a]. Each unit
-has one Task Organization entry per sheet whose status records why it left.
+has one Task Organization entry per sheet whose status records why it left. The
+transitions themselves are in `rules.tcs.transitions`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from enum import StrEnum
 from rules.dice import RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.serial import Serializable
-from rules.tcs.clock import Phase
 from rules.tcs.options import DEFAULT_OPTIONS, TcsOptions
 from rules.tcs.size import SizeResult, sheet_size
 from rules.tcs.units import OrderOfBattle
@@ -39,7 +40,7 @@ def categorise(missions: Iterable[OpSheetType]) -> OpSheetType:
     """A sheet is categorised by its highest-priority mission [6.6]."""
     missions = list(missions)
     if not missions:
-        raise RuleError("an op sheet needs at least one mission", rule="6.6")
+        raise RuleError(msg("an op sheet needs at least one mission"), rule="6.6")
     return min(missions, key=lambda m: m.priority)
 
 
@@ -239,19 +240,28 @@ def check_assignment(
     different types [6.7.c]."""
     found = [*listings(unit, sheets), ("new", sheet_type, implemented)]
     if len(found) > 2:
-        raise RuleError(f"{unit} would be on more than two op sheets", rule="6.7.c")
+        raise RuleError(
+            msg("%(unit)s would be on more than two op sheets", unit=unit), rule="6.7.c"
+        )
     if sum(imp for _, _, imp in found) > 1:
-        raise RuleError(f"{unit} would be on two implemented op sheets", rule="6.7.c")
+        raise RuleError(
+            msg("%(unit)s would be on two implemented op sheets", unit=unit), rule="6.7.c"
+        )
     unimplemented = [t for _, t, imp in found if not imp]
     if len(unimplemented) != len(set(unimplemented)):
         raise RuleError(
-            f"{unit} would be on two unimplemented {sheet_type.value} op sheets", rule="6.7.c"
+            msg(
+                "%(unit)s would be on two unimplemented %(sheet_type)s op sheets",
+                unit=unit,
+                sheet_type=sheet_type.value,
+            ),
+            rule="6.7.c",
         )
 
 
 def check_unique_units(units: Sequence[str], rule: str) -> None:
     if len(set(units)) != len(units):
-        raise RuleError("a unit is listed twice", rule=rule)
+        raise RuleError(msg("a unit is listed twice"), rule=rule)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,35 +296,43 @@ def draw_sheet(
     units = [*missions, *reserves]
     check_unique_units(units, "6.7.a")
     if not missions:
-        raise RuleError("an op sheet needs units with a mission", rule="6.6")
+        raise RuleError(msg("an op sheet needs units with a mission"), rule="6.6")
     for unit in units:
         oob.unit(unit)
     if (reserves or alternatives) and rating >= 7:
         raise RuleError(
-            f"Command Prep rating {rating} can never pass a check roll: no reserves or "
-            "alternatives",
+            msg(
+                "Command Prep rating %(rating)s can never pass a check roll: no reserves or alternatives",
+                rating=rating,
+            ),
             rule="6.14.d",
         )
     if 2 * len(reserves) > len(units):
         raise RuleError(
-            f"{len(reserves)} reserves exceed half of the sheet's {len(units)} units",
+            msg(
+                "%(v)s reserves exceed half of the sheet's %(v2)s units",
+                v=len(reserves),
+                v2=len(units),
+            ),
             rule="6.14.b",
         )
     alt_units = [u for us in alternatives.values() for u in us]
     check_unique_units(alt_units, "6.14.c")
     if not set(alt_units) <= set(units):
-        raise RuleError("an alternative names a unit not on the sheet", rule="6.14.c")
+        raise RuleError(msg("an alternative names a unit not on the sheet"), rule="6.14.c")
     kinds = list(missions.values())
     if reserves and options.reserves_count_as_attack:
         kinds.append(OpSheetType.ATTACK)
-        exp.add("6.14.b", "reserves hold an Attack order for categorising the sheet")
-    sheet_type = exp.add("6.6", "categorised by its highest-priority mission", categorise(kinds))
+        exp.add("6.14.b", msg("reserves hold an Attack order for categorising the sheet"))
+    sheet_type = exp.add(
+        "6.6", msg("categorised by its highest-priority mission"), categorise(kinds)
+    )
     for unit in units:
         check_assignment(unit, sheet_type, sheets, implemented=pregame)
     size = sheet_size(units, oob)
     exp.extend(size.explanation)
     status = SheetStatus.IMPLEMENTED if pregame else SheetStatus.UNIMPLEMENTED
-    exp.add("6.8" if not pregame else "27.1.f", "drawn", status.value)
+    exp.add("6.8" if not pregame else "27.1.f", msg("drawn"), status.value)
     entries = [TaskOrgEntry(u, m) for u, m in missions.items()]
     entries += [TaskOrgEntry(u, None) for u in reserves]
     sheet = OpSheet(
@@ -330,136 +348,3 @@ def draw_sheet(
         alternatives=alternatives,
     )
     return SheetResult(sheet, tuple(units), size=size, explanation=exp)
-
-
-# ---------------------------------------------------------------------------------------------
-# Transitions
-
-
-def release_elsewhere(
-    units: Iterable[str], sheet_id: str, sheets: Iterable[OpSheet], explanation: Explanation
-) -> dict[str, tuple[str, ...]]:
-    """Strike units from older implemented sheets [6.10.a, 6.13.a] and from closed sheets
-    whose rally points they kept [6.11.a, 6.12.b], when a sheet implements or its
-    preliminary instructions start."""
-    units = set(units)
-    holding = (EntryStatus.ACTIVE, EntryStatus.SUCCEEDED, EntryStatus.FAILED)
-    released: dict[str, tuple[str, ...]] = {}
-    for other in sheets:
-        if other.id == sheet_id or other.status.in_prep:
-            continue
-        struck = []
-        for entry in other.entries:
-            if entry.unit in units and entry.status in holding:
-                entry.status = EntryStatus.REASSIGNED
-                struck.append(entry.unit)
-        if struck:
-            released[other.id] = tuple(struck)
-            explanation.add("6.10.a", f"struck from {other.id}: {', '.join(struck)}")
-    return released
-
-
-def implement(sheet: OpSheet, sheets: Iterable[OpSheet], explanation: Explanation) -> SheetResult:
-    """The sheet implements [6.10]: its units leave older sheets [6.10.a]."""
-    if not sheet.status.in_prep:
-        raise RuleError(f"{sheet.id} is {sheet.status.value}, not in Command Prep", rule="6.10")
-    sheet.status = SheetStatus.IMPLEMENTED
-    explanation.add("6.10", f"{sheet.id} implemented", sheet.status.value)
-    released = release_elsewhere(sheet.active_units, sheet.id, sheets, explanation)
-    return SheetResult(sheet, tuple(sheet.active_units), released, explanation=explanation)
-
-
-def start_prelims(
-    sheet: OpSheet, sheets: Iterable[OpSheet], explanation: Explanation
-) -> SheetResult:
-    """Preliminary instructions start [6.14.a]: failure instructions and rally points become
-    active [6.5.c, 6.12.a] and the units leave older implemented sheets [6.13.a]."""
-    if sheet.status is not SheetStatus.UNIMPLEMENTED:
-        raise RuleError(f"{sheet.id} is {sheet.status.value}", rule="6.14.a")
-    sheet.status = SheetStatus.PRELIMS_ACTIVE
-    explanation.add("6.14.a", f"{sheet.id}: preliminary instructions start", sheet.status.value)
-    released = release_elsewhere(sheet.active_units, sheet.id, sheets, explanation)
-    return SheetResult(sheet, tuple(sheet.active_units), released, explanation=explanation)
-
-
-def _close(
-    sheet: OpSheet, units: Iterable[str] | None, outcome: EntryStatus, rule: str
-) -> SheetResult:
-    exp = Explanation()
-    if sheet.status is not SheetStatus.IMPLEMENTED:
-        raise RuleError(f"{sheet.id} is {sheet.status.value}, not implemented", rule=rule)
-    chosen = list(sheet.active_units if units is None else units)
-    if not chosen:
-        raise RuleError("name at least one unit", rule=rule)
-    for unit in chosen:
-        entry = sheet.active(unit)
-        if entry is None:
-            raise RuleError(f"{unit} is not active on {sheet.id}", rule=rule)
-        entry.status = outcome
-    word = outcome.value
-    exp.add(rule, f"{sheet.id}: {', '.join(chosen)} {word}; now unassigned", tuple(chosen))
-    if not sheet.active_units:
-        sheet.status = SheetStatus(word)
-        sheet.additions = [a for a in sheet.additions if not a.status.in_prep]
-        exp.add(rule, f"{sheet.id} {word}", sheet.status.value)
-    return SheetResult(sheet, tuple(chosen), explanation=exp)
-
-
-def declare_success(
-    sheet: OpSheet, phase: Phase, units: Iterable[str] | None = None
-) -> SheetResult:
-    """Declare the sheet, or some of its units, succeeded: only in the Command Phase
-    [6.11.a, 6.13.a; ambiguity 19]. Units keep their rally point until reassigned."""
-    rule = "6.11.a" if units is None else "6.13.a"
-    if phase is not Phase.COMMAND:
-        raise RuleError("success is declared in the Command Phase", rule=rule)
-    return _close(sheet, units, EntryStatus.SUCCEEDED, rule)
-
-
-def declare_failure(
-    sheet: OpSheet, phase: Phase, units: Iterable[str] | None = None
-) -> SheetResult:
-    """Declare the sheet, or some of its units, failed: in any of the player's own Action
-    Phases [6.11.b, 6.11.d, 6.13.a; ambiguity 19]. They execute failure instructions."""
-    rule = "6.11.b" if units is None else "6.11.d"
-    if phase is not Phase.OWN_ACTION:
-        raise RuleError("failure is declared in the player's own Action Phase", rule=rule)
-    return _close(sheet, units, EntryStatus.FAILED, rule)
-
-
-def fail_units(units: Iterable[str], sheets: Iterable[OpSheet]) -> list[SheetResult]:
-    """A failed vehicle morale check: the units leave every implemented sheet, failing, at
-    once in any phase [17.8.c]; unimplemented sheets keep them (ambiguity 7)."""
-    units = set(units)
-    results = []
-    for sheet in sheets:
-        if sheet.status is SheetStatus.IMPLEMENTED:
-            hit = [u for u in sheet.active_units if u in units]
-            if hit:
-                results.append(_close(sheet, hit, EntryStatus.FAILED, "17.8.c"))
-    return results
-
-
-def strike_units(sheet: OpSheet, units: Iterable[str]) -> SheetResult:
-    """Strike units from an unimplemented sheet; size and weighted turns stay [6.13.b]."""
-    exp = Explanation()
-    if not sheet.status.in_prep:
-        raise RuleError(f"{sheet.id} is {sheet.status.value}", rule="6.13.b")
-    chosen = list(units)
-    for unit in chosen:
-        entry = sheet.active(unit)
-        if entry is None:
-            raise RuleError(f"{unit} is not active on {sheet.id}", rule="6.13.b")
-        entry.status = EntryStatus.STRUCK
-    exp.add("6.13.b", f"struck from {sheet.id}; size stays {sheet.size}", tuple(chosen))
-    return SheetResult(sheet, tuple(chosen), explanation=exp)
-
-
-def eliminate(unit: str, sheets: Iterable[OpSheet]) -> None:
-    """A destroyed unit leaves every sheet and pending addition."""
-    for sheet in sheets:
-        entry = sheet.entry(unit)
-        if entry is not None and entry.status is EntryStatus.ACTIVE:
-            entry.status = EntryStatus.ELIMINATED
-        for addition in sheet.pending_additions:
-            addition.missions.pop(unit, None)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.tcs.opsheet import OpSheet, OpSheetType, SheetStatus
 from rules.tcs.units import OrderOfBattle, UnitCategory
 
@@ -34,14 +35,20 @@ def prepared_defense(
         sheet.type is not OpSheetType.PREPARED_DEFENSE
         or sheet.status is not SheetStatus.IMPLEMENTED
     ):
-        raise RuleError(f"{sheet.id} is not an implemented Prepared Defense sheet", rule="6.16")
+        raise RuleError(
+            msg("%(id)s is not an implemented Prepared Defense sheet", id=sheet.id), rule="6.16"
+        )
     listed = list(sheet.active_units if units is None else units)
     defending = [u for u in listed if sheet.acting_mission(u) is OpSheetType.PREPARED_DEFENSE]
     dug_in = tuple(u for u in defending if u in fire_mode)
     not_dug_in = tuple(u for u in defending if u not in fire_mode)
-    exp.add("6.16.a", "in Fire mode at implementation: dug in", dug_in)
+    exp.add("6.16.a", msg("in Fire mode at implementation: dug in"), dug_in)
     if not_dug_in:
-        exp.add("6.16.a", "in Move mode: not dug in", not_dug_in)
+        exp.add("6.16.a", msg("in Move mode: not dug in"), not_dug_in)
     platoons = sum(oob.unit(u).category is UnitCategory.INFANTRY for u in listed)
-    minefields = exp.add("21.1", f"{platoons} infantry platoons ÷ 2, rounded down", platoons // 2)
+    minefields = exp.add(
+        "21.1",
+        msg("%(platoons)s infantry platoons ÷ 2, rounded down", platoons=platoons),
+        platoons // 2,
+    )
     return PreparedDefenseResult(dug_in, not_dug_in, minefields, exp)

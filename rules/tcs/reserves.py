@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Decision, Explanation
+from rules.i18n import Msg, msg
+from rules.tcs import labels
 from rules.tcs.opsheet import CheckGroup, OpSheet, OpSheetType, SheetResult, SheetStatus
 
 RESERVE_ORDERS = (OpSheetType.ATTACK, OpSheetType.HASTY_DEFENSE, OpSheetType.MOVE)
@@ -20,25 +22,39 @@ class CheckResult:
     explanation: Explanation = field(default_factory=Explanation)
 
 
-def check_roll(rating: int, dice: DiceSource, *, purpose: str) -> CheckResult:
+def check_roll(rating: int, dice: DiceSource, *, purpose: str | Msg) -> CheckResult:
     """1d6 ≥ Command Prep rating succeeds; a rating of 7 or more never can [6.14.d]."""
     exp = Explanation()
     roll = dice.roll("d6", purpose=purpose, rule="6.14.d")
     success = roll.value >= rating
-    exp.add("6.14.d", f"check roll {roll.value} against rating {rating}", success, roll=roll)
+    exp.add(
+        "6.14.d",
+        msg("check roll %(roll)s against rating %(rating)s", roll=roll.value, rating=rating),
+        success,
+        roll=roll,
+    )
     return CheckResult(success, roll, exp)
 
 
 def _usable(sheet: OpSheet, rating: int, rule: str) -> None:
     if rating >= 7:
-        raise RuleError(f"rating {rating} can never pass a check roll", rule="6.14.d")
+        raise RuleError(
+            msg("rating %(rating)s can never pass a check roll", rating=rating), rule="6.14.d"
+        )
     if sheet.status is not SheetStatus.IMPLEMENTED:
-        raise RuleError(f"{sheet.id} is {sheet.status.value}, not implemented", rule=rule)
+        raise RuleError(
+            msg(
+                "%(id)s is %(status)s, not implemented",
+                id=sheet.id,
+                status=labels.sheet_state(sheet.status),
+            ),
+            rule=rule,
+        )
 
 
 def _new_group(sheet: OpSheet, group: CheckGroup, rule: str) -> None:
     if not group.id or any(g.id == group.id for g in sheet.check_groups):
-        raise RuleError("a check group needs a new, unique id", rule=rule)
+        raise RuleError(msg("a check group needs a new, unique id"), rule=rule)
     sheet.check_groups.append(group)
 
 
@@ -51,12 +67,23 @@ def commit_reserves(
     _usable(sheet, rating, "6.14.b")
     units = tuple(units)
     if order not in RESERVE_ORDERS:
-        raise RuleError("committed reserves get Attack, Hasty Defense or Move", rule="6.14.b")
+        raise RuleError(msg("committed reserves get Attack, Hasty Defense or Move"), rule="6.14.b")
     free = set(sheet.uncommitted_reserves)
     if not units or not set(units) <= free or len(set(units)) != len(units):
-        raise RuleError(f"commit some of the uncommitted reserves {sorted(free)}", rule="6.14.b")
+        raise RuleError(
+            msg("commit some of the uncommitted reserves %(units)s", units=", ".join(sorted(free))),
+            rule="6.14.b",
+        )
     _new_group(sheet, CheckGroup(group_id, units, order=order), "6.14.b")
-    exp.add("6.14.b", f"{sheet.id}: reserves {', '.join(units)} committed ({order.value})")
+    exp.add(
+        "6.14.b",
+        msg(
+            "%(id)s: reserves %(v)s committed (%(order)s)",
+            id=sheet.id,
+            v=", ".join(units),
+            order=order.value,
+        ),
+    )
     return SheetResult(sheet, units, explanation=exp)
 
 
@@ -65,12 +92,22 @@ def choose_alternative(sheet: OpSheet, alternative: str, *, rating: int) -> Shee
     exp = Explanation()
     _usable(sheet, rating, "6.14.c")
     if alternative not in sheet.alternatives:
-        raise RuleError(f"{sheet.id} has no alternative {alternative!r}", rule="6.14.c")
+        raise RuleError(
+            msg("%(id)s has no alternative %(alternative)s", id=sheet.id, alternative=alternative),
+            rule="6.14.c",
+        )
     if any(g.alternative == alternative for g in sheet.check_groups):
-        raise RuleError(f"alternative {alternative} is already chosen", rule="6.14.c")
+        raise RuleError(
+            msg("alternative %(alternative)s is already chosen", alternative=alternative),
+            rule="6.14.c",
+        )
     units = sheet.alternatives[alternative]
     _new_group(sheet, CheckGroup(f"alt:{alternative}", units, alternative=alternative), "6.14.c")
-    exp.add("6.14.c", f"{sheet.id}: choosing alternative {alternative}", units)
+    exp.add(
+        "6.14.c",
+        msg("%(id)s: choosing alternative %(alternative)s", id=sheet.id, alternative=alternative),
+        units,
+    )
     return SheetResult(sheet, units, explanation=exp)
 
 
@@ -79,9 +116,16 @@ def roll_check(sheet: OpSheet, group_id: str, *, rating: int, dice: DiceSource) 
     [6.14.d]. Passed reserves take their order; a passed alternative is in force."""
     group = next((g for g in sheet.check_groups if g.id == group_id), None)
     if group is None or group.passed:
-        raise RuleError(f"{sheet.id} has no pending check group {group_id!r}", rule="6.14.d")
+        raise RuleError(
+            msg("%(id)s has no pending check group %(group_id)s", id=sheet.id, group_id=group_id),
+            rule="6.14.d",
+        )
     _usable(sheet, rating, "6.14.d")
-    result = check_roll(rating, dice, purpose=f"check roll for {sheet.id}/{group_id}")
+    result = check_roll(
+        rating,
+        dice,
+        purpose=msg("check roll for %(sheet)s/%(group)s", sheet=sheet.id, group=group_id),
+    )
     group.rolls.append(result.roll)
     if result.success:
         group.passed = True
@@ -90,9 +134,13 @@ def roll_check(sheet: OpSheet, group_id: str, *, rating: int, dice: DiceSource) 
                 entry = sheet.active(unit)
                 if entry is not None:
                     entry.mission = group.order
-            result.explanation.add("6.14.b", f"reserves {group_id} assigned", group.order)
+            result.explanation.add(
+                "6.14.b", msg("reserves %(group_id)s assigned", group_id=group_id), group.order
+            )
         else:
-            result.explanation.add("6.14.c", f"alternative {group.alternative} in force")
+            result.explanation.add(
+                "6.14.c", msg("alternative %(alternative)s in force", alternative=group.alternative)
+            )
     return result
 
 
@@ -109,7 +157,12 @@ def forced_commitment(sheet: OpSheet) -> Decision | None:
     return Decision(
         f"commit:{sheet.id}",
         "6.14.b",
-        f"{len(reserves)} of {units} units on {sheet.id} are uncommitted reserves: commit at "
-        f"least {need}",
+        msg(
+            "%(v)s of %(units)s units on %(id)s are uncommitted reserves: commit at least %(need)s",
+            v=len(reserves),
+            units=units,
+            id=sheet.id,
+            need=need,
+        ),
         tuple(reserves),
     )

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.tcs.units import OrderOfBattle
 
 
@@ -33,8 +34,13 @@ def sheet_size(unit_ids: Iterable[str], oob: OrderOfBattle) -> SizeResult:
     elements = tuple(sorted({e for u in listed if (e := oob.element(u)) is not None}))
     ignored = sorted(u for u in listed if oob.element(u) is None)
     if ignored:
-        exp.add("6.9.b", f"no battalion or vehicle morale, add 0: {', '.join(ignored)}")
-    exp.add("6.9.b", f"elements: {', '.join(elements) or 'none'}", len(elements))
+        exp.add(
+            "6.9.b",
+            msg("no battalion or vehicle morale, add 0: %(units)s", units=", ".join(ignored)),
+        )
+    exp.add(
+        "6.9.b", msg("elements: %(units)s", units=", ".join(elements) or msg("none")), len(elements)
+    )
     complete = tuple(
         f
         for f in elements
@@ -42,7 +48,11 @@ def sheet_size(unit_ids: Iterable[str], oob: OrderOfBattle) -> SizeResult:
     )
     staff = -1 if complete else 0
     if complete:
-        exp.add("6.9.c", f"complete battalion listed ({', '.join(complete)}): staff modifier", -1)
+        exp.add(
+            "6.9.c",
+            msg("complete battalion listed (%(units)s): staff modifier", units=", ".join(complete)),
+            -1,
+        )
     size = len(elements) + staff
-    exp.add("6.9.b", "op sheet size", size)
+    exp.add("6.9.b", msg("op sheet size"), size)
     return SizeResult(len(elements), staff, size, elements, complete, exp)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rules.errors import RuleError
+from rules.i18n import msg
 from rules.serial import Serializable
 
 
@@ -58,12 +59,18 @@ class OrderOfBattle(Serializable):
         oob = cls({u.id: u for u in units}, {f.id: f for f in formations})
         for unit in units:
             if unit.formation is not None and unit.formation not in oob.formations:
-                raise RuleError(f"unit {unit.id} names unknown formation {unit.formation}")
+                raise RuleError(
+                    msg(
+                        "unit %(id)s names unknown formation %(formation)s",
+                        id=unit.id,
+                        formation=unit.formation,
+                    )
+                )
         return oob
 
     def unit(self, unit_id: str) -> Unit:
         if unit_id not in self.units:
-            raise RuleError(f"unknown unit {unit_id!r}")
+            raise RuleError(msg("unknown unit %(unit_id)s", unit_id=unit_id))
         return self.units[unit_id]
 
     def element(self, unit_id: str) -> str | None:

@@ -15,11 +15,13 @@ from enum import StrEnum
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.serial import Serializable
 from rules.tcs.clock import Turn
 from rules.tcs.morale import RecoveryResult, attacking, recovery_roll
-from rules.tcs.opsheet import OpSheet, SheetResult, fail_units
+from rules.tcs.opsheet import OpSheet, SheetResult
 from rules.tcs.options import DEFAULT_OPTIONS, TcsOptions
+from rules.tcs.transitions import fail_units
 
 
 class BoxShape(StrEnum):
@@ -36,7 +38,9 @@ class Box(Serializable):
 
     def __post_init__(self) -> None:
         if (self.shape is BoxShape.CIRCLE) != (self.points == 0) or self.points < 0:
-            raise RuleError("a circle has no number; a square has one of 1 or more", rule="17.8.a")
+            raise RuleError(
+                msg("a circle has no number; a square has one of 1 or more"), rule="17.8.a"
+            )
 
 
 @dataclass
@@ -51,11 +55,11 @@ class VehicleMoraleTrack(Serializable):
 
     def __post_init__(self) -> None:
         if not self.boxes or self.total_steps < 1:
-            raise RuleError("a vehicle morale track needs boxes and steps", rule="17.8.a")
+            raise RuleError(msg("a vehicle morale track needs boxes and steps"), rule="17.8.a")
         if not (0 <= self.steps_lost <= self.total_steps and 0 <= self.filled < len(self.boxes)):
-            raise RuleError("track markers out of range", rule="17.8.a")
+            raise RuleError(msg("track markers out of range"), rule="17.8.a")
         if self.value < 0:
-            raise RuleError("vehicle morale is never below 0", rule="17.8")
+            raise RuleError(msg("vehicle morale is never below 0"), rule="17.8")
 
 
 @dataclass
@@ -85,7 +89,11 @@ def vehicle_step_losses(
     exp = Explanation()
     if steps < 1 or track.steps_lost + steps > track.total_steps:
         raise RuleError(
-            f"{track.formation} has {track.total_steps - track.steps_lost} steps left",
+            msg(
+                "%(formation)s has %(v)s steps left",
+                formation=track.formation,
+                v=track.total_steps - track.steps_lost,
+            ),
             rule="17.8.a",
         )
     checks: list[RollRecord] = []
@@ -99,25 +107,40 @@ def vehicle_step_losses(
         points = box.points
         if points and 2 * lost >= track.total_steps:
             points *= 2
-            exp.add("17.8.e", f"{lost} of {track.total_steps} steps already lost: doubled")
+            exp.add(
+                "17.8.e",
+                msg(
+                    "%(lost)s of %(total_steps)s steps already lost: doubled",
+                    lost=lost,
+                    total_steps=track.total_steps,
+                ),
+            )
         before = track.value
         track.value += points
         gained += points
-        exp.add("17.8.a", f"marker in box {track.filled} ({box.shape.value})", points)
+        exp.add(
+            "17.8.a",
+            msg("marker in box %(filled)s (%(shape)s)", filled=track.filled, shape=box.shape.value),
+            points,
+        )
         if track.filled == len(track.boxes):
             track.recorded.append(track.value)
             track.filled = 0
-            exp.add("17.8.a", "track full: value recorded, markers cleared", track.value)
+            exp.add("17.8.a", msg("track full: value recorded, markers cleared"), track.value)
         for point in range(1, points + 1):
             if failed:
                 break
             current = before + point if options.vehicle_check_after_each_point else track.value
-            roll = dice.roll("d6", purpose=f"vehicle morale of {track.formation}", rule="17.8.b")
+            roll = dice.roll(
+                "d6",
+                purpose=msg("vehicle morale of %(formation)s", formation=track.formation),
+                rule="17.8.b",
+            )
             checks.append(roll)
             failed = roll.value <= current
             exp.add(
                 "17.8.b",
-                f"check {roll.value} against {current}",
+                msg("check %(roll)s against %(current)s", roll=roll.value, current=current),
                 "fail" if failed else "pass",
                 roll=roll,
             )

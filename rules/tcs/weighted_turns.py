@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.tcs.clock import Turn
 from rules.tcs.opsheet import (
     Addition,
@@ -55,14 +56,14 @@ def weighted_turn_ticks(conditions: TickConditions) -> Ticks:
     if conditions.fired_last_turn:
         cases.append((1, "6.9.d", "a listed unit fired or was fired on last turn"))
     base, rule, why = min(cases, key=lambda c: c[0])
-    exp.add(rule, f"worst applicable case: {why}", base)
+    exp.add(rule, msg("worst applicable case: %(why)s", why=why), base)
     multiplier = 1
     if conditions.vehicle_only:
         if conditions.sheet_type in TRIPLE_RATE_TYPES:
-            multiplier = exp.add("6.9.e", "vehicle-only sheet accumulates at triple rate", 3)
+            multiplier = exp.add("6.9.e", msg("vehicle-only sheet accumulates at triple rate"), 3)
         else:
-            exp.add("6.9.e", "a Prepared Defense sheet is never tripled")
-    ticks = exp.add("6.9.d", "weighted turns added", base * multiplier)
+            exp.add("6.9.e", msg("a Prepared Defense sheet is never tripled"))
+    ticks = exp.add("6.9.d", msg("weighted turns added"), base * multiplier)
     return Ticks(ticks, base, multiplier, exp)
 
 
@@ -126,7 +127,7 @@ def accumulate_weighted_turns(
         name = f"{sheet.id}/{addition.id}"
         targets.append((name, addition, addition.units, addition.row, addition.status))
     if not targets:
-        raise RuleError(f"{sheet.id} has nothing in Command Prep", rule="6.9.d")
+        raise RuleError(msg("%(id)s has nothing in Command Prep", id=sheet.id), rule="6.9.d")
     for name, holder, units, row, status in targets:
         own_excluded = not options.own_prelims_slow_sheet and status is SheetStatus.PRELIMS_ACTIVE
         seen = pool[1:] if own_excluded else pool
@@ -135,7 +136,11 @@ def accumulate_weighted_turns(
         exp.extend(ticks.explanation)
         before = holder.weighted_turns
         holder.weighted_turns += ticks.ticks
-        exp.add("6.9.d", f"{name}: {before} + {ticks.ticks}", holder.weighted_turns)
+        exp.add(
+            "6.9.d",
+            msg("%(name)s: %(before)s + %(ticks)s", name=name, before=before, ticks=ticks.ticks),
+            holder.weighted_turns,
+        )
         counters.append(CounterTicks(name, before, ticks.ticks, holder.weighted_turns))
     return AccumulationResult(sheet.id, counters, exp)
 
@@ -156,13 +161,22 @@ def reduce_weighted_turns(
     the staff modifier, rounded normally once [6.13.d, 1.4]."""
     exp = Explanation()
     if raw_new < raw_old:
-        raise RuleError("adding units cannot lower the element count", rule="6.13.d")
+        raise RuleError(msg("adding units cannot lower the element count"), rule="6.13.d")
     if raw_old == 0 and not options.reduce_from_zero_size:
-        exp.add("6.13.d", "old size 0: no reduction (option)", weighted_turns)
+        exp.add("6.13.d", msg("old size 0: no reduction (option)"), weighted_turns)
         return Reduction(weighted_turns, weighted_turns, raw_old, raw_new, exp)
     if raw_new == raw_old:
-        exp.add("6.13.d", "no new element: weighted turns unchanged", weighted_turns)
+        exp.add("6.13.d", msg("no new element: weighted turns unchanged"), weighted_turns)
         return Reduction(weighted_turns, weighted_turns, raw_old, raw_new, exp)
     after = round_std(Fraction(weighted_turns * raw_old, raw_new))
-    exp.add("6.13.d", f"{weighted_turns} × {raw_old}/{raw_new}, rounded normally [1.4]", after)
+    exp.add(
+        "6.13.d",
+        msg(
+            "%(weighted_turns)s × %(raw_old)s/%(raw_new)s, rounded normally [1.4]",
+            weighted_turns=weighted_turns,
+            raw_old=raw_old,
+            raw_new=raw_new,
+        ),
+        after,
+    )
     return Reduction(weighted_turns, after, raw_old, raw_new, exp)

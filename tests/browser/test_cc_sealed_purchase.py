@@ -40,7 +40,7 @@ def test_sealed_purchases_are_revealed_together(browser, live_server, kurgan, pa
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("link", name="Kurgan").click()
     page.get_by_role("button", name="Set up battle 1").click()
-    german_card = page.locator("article.decision", has_text="German: secretly choose")
+    german_card = page.locator("article.decision", has_text="Germans: secretly choose")
     german_card.get_by_label("Pionier").check()
     german_card.get_by_role("button", name="Submit").click()
     page.get_by_text("Answer recorded.").wait_for()
@@ -51,7 +51,7 @@ def test_sealed_purchases_are_revealed_together(browser, live_server, kurgan, pa
         ivan.get_by_role("link", name="Kurgan").click()
         assert ivan.get_by_text("Germans submitted a sealed choice").first.is_visible()
         assert ivan.get_by_text("Your sealed choice: Pionier").count() == 0
-        soviet_card = ivan.locator("article.decision", has_text="Russian: secretly choose")
+        soviet_card = ivan.locator("article.decision", has_text="Soviets: secretly choose")
         soviet_card.get_by_label("B (costs", exact=False).first.check()
         soviet_card.get_by_role("button", name="Submit").click()
         ivan.get_by_text("Answer recorded.").wait_for()

@@ -76,7 +76,7 @@ def test_main_pages_work_under_the_csp(page, console, kurgan, skirmish):
     # A Combat Commander campaign: set up a battle, answer a sealed choice (htmx forms).
     page.get_by_role("link", name="Kurgan").click()
     page.get_by_role("button", name="Set up battle 1").click()
-    card = page.locator("article.decision", has_text="German: secretly choose")
+    card = page.locator("article.decision", has_text="Germans: secretly choose")
     card.get_by_label("Pionier").check()
     card.get_by_role("button", name="Submit").click()
     page.get_by_text("Answer recorded.").wait_for()

@@ -72,7 +72,7 @@ def test_parabellum_builder_shows_violation_and_points_live(page, hans):
     choose(page, "#rifleman-1-weapon", "assault_rifle")
     expect(panel).to_contain_text("PM left: 8.5 of 10 · starting PO: 8")
     expect(panel.locator(".violations li")).to_have_count(1)
-    expect(panel.locator(".violations")).to_contain_text("allows 2 soldier(s)")
+    expect(panel.locator(".violations")).to_contain_text("allows 2 soldiers")
     expect(panel.locator(".violations")).to_contain_text("this roster has 3")
     expect(panel).not_to_contain_text("Valid: ready to field.")
     expect(panel).to_have_class(re.compile(r"\bbad\b"))

@@ -161,7 +161,8 @@ def test_tables_say_what_is_missing_and_save_when_right(user):
     api = client_for(user)
     body = api.get(url(c, "tables/")).json()
     assert body["tables"] == c.tables
-    assert any("campaign_forces, row" in m and "cost" in m for m in body["missing"])
+    assert any("Campaign Forces Table, row" in m and "Cost" in m for m in body["missing"])
+    assert not any("_" in m for m in body["missing"])  # words, never the data keys
     saved = api.put(url(c, "tables/"), {"tables": STALINGRAD_DATA}, format="json")
     assert saved.status_code == 200 and saved.json()["tables"] == STALINGRAD_DATA
     assert len(saved.json()["missing"]) < len(body["missing"])
@@ -341,7 +342,8 @@ def test_log_an_event(gastadores, other_user, stranger):
     assert response.json()["event"]["summary"] == "VP change: objective 3 taken (VP +2)"
     for bad, field in (
         ({"category": "picnic", "text": "x"}, "category"),
-        ({"category": "vp"}, "text"),
+        ({"category": "other"}, "text"),
+        ({"category": "vp"}, "vp_delta"),  # a VP change needs its number (issue 17, #20)
         ({"category": "vp", "vp_delta": "two"}, "vp_delta"),
     ):
         refused = api.post(url(gastadores, "battles/1/events/"), bad, format="json")

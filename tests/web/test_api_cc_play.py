@@ -129,7 +129,7 @@ def test_st_stalingrad_decisive_victory_through_the_api(dice_mode, script, playe
     table.seat(GERMANS)
     table.seat(SOVIETS)
     table.put_tables(STALINGRAD_DATA)
-    fort = ("German Fortification Points", "Russian Fortification Points")
+    fort = ("German Fortification Points", "Soviet Fortification Points")
 
     battle = table.play(1, DECISIVE[0])
     check(
@@ -162,7 +162,7 @@ def test_st_stalingrad_decisive_victory_through_the_api(dice_mode, script, playe
         "Germans — decisive",
         "The campaign is over: Germans win a decisive victory.",
     )
-    assert any("won at CP R2: German Decisive Victory" in s for s in table.log("rule"))
+    assert any("won at CP R2: Germans Decisive Victory" in s for s in table.log("rule"))
     assert [b["number"] for b in table.rows("battles/")] == [1, 2, 3]
 
 
@@ -222,7 +222,7 @@ def test_st_stalingrad_tactical_victory_by_the_sudden_death_roll_through_the_api
                 battle_number=number + 1, position=positions[number - 1], phase="forces",
                 quality0="line", quality1="line",
                 wins0=german_wins, wins1=number - german_wins,
-                pools={"German Fortification Points": 7, "Russian Fortification Points": 10},
+                pools={"German Fortification Points": 7, "Soviet Fortification Points": 10},
             )  # fmt: skip
     check(table, 6, plan, battle, battle_number=6, position="R1", wins0=3, wins1=3)
     finished(
@@ -233,7 +233,7 @@ def test_st_stalingrad_tactical_victory_by_the_sudden_death_roll_through_the_api
     rules = table.log("rule") + table.log("roll")
     assert any("campaign Sudden Death roll 8 ≥ 5: it goes on" in s for s in rules)
     assert any(
-        "campaign Sudden Death roll 3 < 6 battles: the campaign ends, Russian Tactical Victory" in s
+        "campaign Sudden Death roll 3 < 6 battles: the campaign ends, Soviets Tactical Victory" in s
         for s in rules
     )
 
@@ -442,16 +442,16 @@ def test_no_normandy_four_wins_through_the_rest_day_and_promotions_through_the_a
             assert side_list(dash, AMERICANS, "Divisional reserves") == ["Slingsluff", "Krauss"]
             assert side_list(dash, NORMANDY_GERMANS, "Regimental pool")[-1] == "Ehnert"
             rules = table.log("rule")
-            assert "US leaders back to Divisional Resources Available: Krauss" in rules
+            assert "American leaders back to Divisional Resources Available: Krauss" in rules
             assert "German leaders back to Divisional Resources Available: Ehnert" in rules
     battle = table.play(5, NORMANDY[4])
     check(table, 5, NORMANDY[4], battle, battle_number=5, position="A4", wins0=4, wins1=1)
     finished(
         table,
         "Americans — four wins",
-        "The campaign is over: Americans win a four wins victory.",
+        "The campaign is over: Americans win a victory with four battles won.",
     )
-    assert "US Command Section leader promoted: Capt Craighead" in table.log("rule")
+    assert "Americans: Command Section leader promoted: Capt Craighead" in table.log("rule")
 
 
 # --- Gastadores (C3i): three linked scenarios decided on net VP --------------------------------

@@ -588,7 +588,8 @@ def test_the_seen_server_errors_are_400s_naming_the_problem(world):
     assert client.get("/api/v1/campaign-exports/abc/").status_code == 404
     assert client.options("/api/v1/campaign-exports/").status_code < 500
     assert client.generic("TRACE", f"/api/v1/results/{ids['result']}/").status_code == 405
-    page = client.post(f"/campaigns/{ids['cc']}/tables/", {"tables": DEEP_JSON})
+    deep = SimpleUploadedFile("tables.json", DEEP_JSON.encode())
+    page = client.post(f"/campaigns/{ids['cc']}/tables/", {"action": "upload", "upload": deep})
     assert page.status_code == 200 and "nested too deeply" in page.content.decode()
     sheet_edit = client.get(f"/campaigns/{ids['tcs']}/tcs/sheets/{ids['sheet']}/edit/")
     assert sheet_edit.status_code == 200

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from campaigns.models import Battle, Campaign, Decision
@@ -99,14 +100,19 @@ def test_tables_page_lists_every_problem_and_changes_nothing(client, kurgan, use
     bad = {
         "campaign_forces": {"rows": [{"formation": "C", "side": "axis", "cost": -2}, {"side": "x"}]}
     }
-    response = client.post(reverse("cc-tables", args=[kurgan.pk]), {"tables": json.dumps(bad)})
+    page = reverse("cc-tables", args=[kurgan.pk])
+    response = client.post(page, {"action": "upload", "upload": _file(json.dumps(bad))})
     assert response.status_code == 200
-    assert "row 1.cost: must be at least 0" in response.text
-    assert "row 2.formation: is required" in response.text
+    assert "Campaign Forces Table, row 1 (C), Cost: enter 0 or more" in response.text
+    assert "Campaign Forces Table, row 2, Formation: fill this in" in response.text
     kurgan.refresh_from_db()
     assert kurgan.tables == before
-    broken = client.post(reverse("cc-tables", args=[kurgan.pk]), {"tables": "{not json"})
+    broken = client.post(page, {"action": "upload", "upload": _file("{not json")})
     assert "not valid JSON (line 1, column 2" in broken.text
+
+
+def _file(text: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile("tables.json", text.encode(), content_type="application/json")
 
 
 def test_opponent_may_read_but_not_edit_tables(client, kurgan, other_user, make_user):

@@ -99,13 +99,13 @@ def test_club_page_lists_leagues_members_and_organiser_tools(
 def test_league_creation_needs_an_organiser_and_valid_settings(client, club, members, organiser):
     url = reverse("league-new", args=[club.slug])
     data = {"name": "Spring", "season": "2026", "system": "tcs", "points_win": 2,
-            "points_draw": 1, "points_loss": 0, "tiebreaks": "points, sos",
+            "points_draw": 1, "points_loss": 0, "tiebreaks_0": "points", "tiebreaks_1": "sos",
             "elo_initial": 1500, "elo_k_bands": "0:40, 2000:20", "elo_period": "day",
             "balance_min_plays": 8}  # fmt: skip
     client.force_login(members["ann"])
     assert client.post(url, data).status_code == 404
     client.force_login(organiser)
-    bad = client.post(url, {**data, "tiebreaks": "points, luck", "elo_k_bands": "2000:20, 2000:40"})
+    bad = client.post(url, {**data, "tiebreaks_1": "luck", "elo_k_bands": "2000:20, 2000:40"})
     assert bad.status_code == 200 and "Unknown criterion: luck." in bad.text
     assert "ascending pairs" in bad.text and not club.leagues.exists()
     assert client.post(url, data).status_code == 302

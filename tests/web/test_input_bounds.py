@@ -346,7 +346,8 @@ def _league_page(**extra) -> dict:
         "points_win": "3",
         "points_draw": "1",
         "points_loss": "0",
-        "tiebreaks": "points, wins",
+        "tiebreaks_0": "points",
+        "tiebreaks_1": "wins",
         "elo_initial": "1500",
         "elo_k_bands": "0:32",
         "elo_period": "result",
@@ -474,7 +475,8 @@ def test_result_csv_import_refuses_a_row_over_a_limit(league, organiser, members
     with pytest.raises(ValidationError) as err:
         results_import_csv(league=league, actor=organiser, text=csv)
     messages = err.value.message_dict["file"]
-    assert f"Row 3, vp_a: Enter a whole number from 0 to {bounds.VP[1]}." in messages
+    low, high = bounds.RESULT_DETAILS["vp_a"]  # a skirmish scores below zero too
+    assert f"Row 3, vp_a: Enter a whole number from {low} to {high}." in messages
     assert any(m.startswith("Row 4, casualties_a") for m in messages)
     assert not any(m.startswith("Row 2") for m in messages) and not Result.objects.exists()
 

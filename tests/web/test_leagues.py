@@ -189,16 +189,21 @@ def test_result_form_errors_change_nothing(client, league, organiser, members):
     url = reverse("result-new", args=[league.pk])
     response = client.post(
         url,
-        {"played_on": "2026-03-01", "team_a": "ann", "team_b": "ann+zed", "outcome": "a",
-         "vp_a": "-3"},
+        {"played_on": "2026-03-01", "team_a": "ann", "team_b": "ben", "outcome": "a",
+         "vp_a": "-1000"},
     )  # fmt: skip
     assert response.status_code == 200 and not Result.objects.exists()
-    assert 'id="id_vp_a_error"' in response.text  # the form refuses a negative VP first
+    assert 'id="id_vp_a_error"' in response.text  # the form refuses a VP out of range first
     response = client.post(
-        url, {"played_on": "2026-03-01", "team_a": "ann", "team_b": "ann+zed", "outcome": "a"}
+        url, {"played_on": "2026-03-01", "team_a": "ann", "team_b": "zed", "outcome": "a"}
     )
     assert response.status_code == 200 and not Result.objects.exists()
-    assert "Not a member of this club: zed" in response.text
+    assert 'id="id_team_b_error"' in response.text  # zed is not in the picker
+    response = client.post(
+        url, {"played_on": "2026-03-01", "team_a": "ann", "team_b": "ann", "outcome": "a"}
+    )
+    assert response.status_code == 200 and not Result.objects.exists()
+    assert "A player cannot be on both sides." in response.text
     ok = client.post(
         url,
         {"played_on": "2026-03-01", "team_a": "ann", "team_b": "ben", "outcome": "a",

@@ -182,16 +182,16 @@ def test_results_and_standings_csv(client, league, played):
     assert lines[0].startswith("id,status,played_on,round,scenario,side_a,side_b,team_a,team_b")
     assert len(lines) == 6 and ",2026-03-01,,Fat Lipki,Germans,Soviets,ann,ben,a," in lines[-1]
     standings = client.get(reverse("league-standings-csv", args=[league.pk])).text.split("\n")
-    assert standings[0] == "rank,player,played,wins,draws,losses,points,points,h2h,buchholz,elo"
-    assert standings[1].startswith("1,ann,3,1,1,1,4,4,1,10,")
-    assert standings[4].startswith("4,dan,3,1,0,2,3,3,0,")
+    assert standings[0] == "rank,player,played,wins,draws,losses,points,head-to-head,buchholz,elo"
+    assert standings[1].startswith("1,ann,3,1,1,1,4,1,10,")
+    assert standings[4].startswith("4,dan,3,1,0,2,3,0,")
 
 
 def test_csv_import_row_errors_and_success(league, organiser, members, client):
     bad = (
         "played_on,team_a,team_b,outcome,vp_a,win_type\n"
         "2026-01-05,ann,ben,a,10,vp\n"
-        "05/01/2026,ann,zed,x,-1,concession\n"
+        "05/01/2026,ann,zed,x,-1000,concession\n"
         "2026-01-06,cat,cat,draw,,\n"
     )
     with pytest.raises(ValidationError) as err:
@@ -200,7 +200,7 @@ def test_csv_import_row_errors_and_success(league, organiser, members, client):
     assert "Row 3, played_on: Enter the date as YYYY-MM-DD." in messages
     assert "Row 3, team_b: Not a member of this club: zed." in messages
     assert "Row 3, outcome: Choose side A, side B or a draw." in messages
-    assert "Row 3, vp_a: Enter a whole number from 0 to 999." in messages
+    assert "Row 3, vp_a: Enter a whole number from -999 to 999." in messages
     assert "Row 3, win_type: Choose one of the listed win types." in messages
     assert "Row 4, team_b: A player cannot be on both sides." in messages
     assert not any(m.startswith("Row 2") for m in messages) and not Result.objects.exists()

@@ -96,7 +96,7 @@ def test_builder_shows_violations_live_and_refuses_unknown_values(client, user, 
     for sid, kind in [("rifleman-1", "radio"), ("rifleman-2", "medic")]:
         edit(client, grenadier, soldier_id=sid, field="specialist", value=kind)
     response = edit(client, grenadier, soldier_id="rifleman-3", field="specialist", value="medic")
-    assert "only one medic specialist allowed" in response.text
+    assert "only one medic is allowed" in response.text
     # … but a value the list does not offer is refused and nothing changes
     before = Roster.objects.get(pk=grenadier.pk).data
     response = edit(client, grenadier, soldier_id="rifleman-4", field="weapon", value="bazooka")

@@ -209,8 +209,8 @@ def test_m7_launcher_from_a_us_soldier_carrying_one(client, user, other_user):
     assert response.status_code == 200, response.text
     event = battle.events.get(rule="10 ESTADOS UNIDOS")
     assert event.summary == (
-        "Turn 1: rifleman-3 fires the M7 launcher (deviation 7 cm): "
-        "rifleman-1 eliminated; rifleman-2 suppressed"
+        "Turn 1: bob's Rifleman 3 fires the M7 launcher (deviation 7 cm): "
+        "alice's Rifleman 1 eliminated; alice's Rifleman 2 suppressed"
     )
     ger = battle.sides.get(index=0)
     assert ger.casualties == [{"soldier_id": "rifleman-1", "turn": 1, "cause": "grenade_launcher"}]
@@ -238,8 +238,8 @@ def test_panzerfaust_projector_hits_splashes_and_fires_once(client, user, other_
     assert response.status_code == 200, response.text
     event = battle.events.get(rule="6.6")
     assert event.summary == (
-        "Turn 2: rifleman-3 fires the Panzerfaust at 15.0 cm: 10 vs 9+ → "
-        "nco eliminated; rifleman-1 suppressed"
+        "Turn 2: alice's Rifleman 3 fires the Panzerfaust at 15.0 cm: 10 vs 9+ → "
+        "bob's NCO eliminated; bob's Rifleman 1 suppressed"
     )
     assert battle.sides.get(index=1).casualties == [
         {"soldier_id": "nco", "turn": 2, "cause": "projector"}
@@ -264,7 +264,7 @@ def test_british_stonk_once_before_turn_1(client, user, other_user):
     event = battle.events.get(rule="10 GRAN BRETAÑA")
     assert event.summary == (
         "Preliminary bombardment (STONK, radius 15 cm, deviation 0 cm): "
-        "officer suppressed; nco unharmed"
+        "alice's Officer suppressed; alice's NCO unharmed"
     )
     assert battle.sides.get(index=0).casualties == []
     response = hx(client, battle, "bombardment", {**data, "dice": "6 6 6; 1 3 4; 2 3 4"})

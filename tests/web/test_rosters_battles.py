@@ -162,7 +162,7 @@ def test_sealed_orders_stay_private_until_the_end_then_are_revealed_together(
     assert change.before["data"]["soldiers"][0]["status"] == "active"
     assert act(client, battle, "apply", {"dice_mode": "server"}).status_code == 400
     history = client.get(reverse("roster-history", args=[usa.pk])).text
-    assert "Fought Vernon as defender: lost" in history and "dies of wounds" in history
+    assert "Fought Vernon as the defender: lost" in history and "dies of wounds" in history
 
 
 def test_finishing_needs_both_orders_and_positions(client, user, orders_battle):

@@ -221,7 +221,7 @@ def test_stonk_typed_roll_by_roll_fires_once(api, user, other_user):
     api.force_authenticate(other_user)
     body = {"targets": ["0:officer", "0:nco"]}
     event, _r = applied_once(api, battle, "bombardment", body, ["6 6 6", "1 3 4", "2 3 4"])
-    assert event.summary.endswith("officer suppressed; nco unharmed")
+    assert event.summary.endswith("alice's Officer suppressed; alice's NCO unharmed")
     again = post(api, battle, "bombardment", {**body, "dice_mode": "entered", "dice": "6 6 6"})
     assert again.status_code == 400 and "already fired" in str(again.json())
 

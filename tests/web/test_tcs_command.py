@@ -487,9 +487,9 @@ def test_timeline_shows_turns_sheets_and_morale_accessibly(client, op, user, oth
     page = client.get(reverse("tcs-timeline", args=[op.pk])).text
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in page
     assert 'aria-labelledby="tl-title tl-desc"' in page and '<title id="tl-title">' in page
-    assert "Op sheet Regt of Germans: unimplemented (turn 1); 6 weighted turns." in page
+    assert "Op sheet Regt of Germans: Unimplemented (turn 1); 6 weighted turns." in page
     assert "Morale of 1-123: 1." in page
-    assert "unimplemented (6)" in page  # the table gives the same data
+    assert "Unimplemented (6)" in page  # the table gives the same data
     sheet.refresh_from_db()
     assert [(p["turn"], p["wt"]) for p in sheet.history] == [(1, 3), (2, 6)]
     client.force_login(other_user)  # the Americans see neither

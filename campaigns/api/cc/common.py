@@ -12,6 +12,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 
 from campaigns.cc.engines import TEMPLATES, CCTemplate, template_for
 from campaigns.cc.forms import option_help
+from campaigns.i18n import say
 from campaigns.models import Battle, Campaign, Decision
 from campaigns.permissions import Viewer, viewer_context
 from campaigns.selectors import campaign_with_sides
@@ -19,11 +20,10 @@ from campaigns.selectors.cc import cc_dashboard
 from campaigns.selectors.history import log_window
 from campaigns.services.cc_campaigns import DICE_MODES
 from rules.cc.campaign import Phase
+from rules.cc.campaign_tables import TABLES
 from rules.dice import Distribution
 
 from .serializers import DICE_MODE_LABELS
-
-TABLE_SECTIONS = ("campaign_forces", "divisional_reserve")
 
 
 def cc_only(campaign: Campaign) -> CCTemplate:
@@ -91,8 +91,8 @@ def template_data(tpl: CCTemplate) -> dict[str, Any]:
     ]
     return {
         "slug": tpl.key,
-        "name": tpl.label,
-        "description": tpl.description,
+        "name": tpl.title,
+        "description": tpl.blurb,
         "sides": [
             {"order": i, "name": name, "faction": faction.value}
             for i, (name, faction) in enumerate(tpl.sides)
@@ -113,26 +113,30 @@ def template_data(tpl: CCTemplate) -> dict[str, Any]:
 
 
 def missing_values(tables: dict[str, Any]) -> list[str]:
-    """Each value the players must still enter (null in the tables), in words."""
+    """Each value the players must still enter (unknown in the tables), in the reader's
+    words: the table, the row and the columns as the tables page names them."""
     found = []
-    for section in TABLE_SECTIONS:
-        rows = (tables.get(section) or {}).get("rows") or []
+    for table in TABLES:
+        rows = (tables.get(table.key) or {}).get("rows") or []
+        labels = {c.name: c.label for c in table.columns}
         for n, row in enumerate(rows, start=1):
             if not isinstance(row, dict):
                 continue
-            empty = [k for k, v in row.items() if v is None]
+            empty = [say(labels.get(k, k)) for k, v in row.items() if v is None]
             if empty:
                 found.append(
-                    _("%(section)s, row %(n)s (%(name)s): %(fields)s")
+                    _("%(table)s, row %(n)s (%(name)s): %(fields)s")
                     % {
-                        "section": section,
+                        "table": say(table.title),
                         "n": n,
-                        "name": row.get("formation") or "?",
+                        "name": row.get(table.keyed_by or "formation") or "?",
                         "fields": ", ".join(empty),
                     }
                 )
-    if not (tables.get("divisional_reserve") or {}).get("rows"):
-        found.append(_("divisional_reserve: the whole Divisional Reserve Table (no rows yet)"))
+        if not rows:
+            found.append(
+                _("%(table)s: the whole table (no rows yet)") % {"table": say(table.title)}
+            )
     return found
 
 
@@ -149,10 +153,10 @@ def tables_data(campaign: Campaign) -> dict[str, Any]:
 
 def _pool(pool) -> dict[str, Any]:
     return {
-        "name": pool.name,
+        "name": say(pool.name),
         "cap": pool.cap,
         "balance": pool.balance,
-        "ledger": [dataclasses.asdict(e) for e in pool.ledger],
+        "ledger": [{**dataclasses.asdict(e), "reason": say(e.reason)} for e in pool.ledger],
     }
 
 
@@ -249,7 +253,7 @@ def setup_data(record) -> dict[str, Any] | None:
         "orientation": record.orientation,
         "vp_axis": record.vp_axis,
         "vp_ledger": [
-            {"delta_axis": e.delta_axis, "reason": e.reason, "rule": e.rule}
+            {"delta_axis": e.delta_axis, "reason": say(e.reason), "rule": e.rule}
             for e in record.vp_ledger
         ],
         "fielded": {_faction_key(k): list(v) for k, v in record.fielded.items()},

@@ -14,7 +14,12 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaigns.api.serializers import CampaignSerializer, DecisionSerializer, LogEntrySerializer
+from campaigns.api.serializers import (
+    CampaignSerializer,
+    DecisionSerializer,
+    LogEntrySerializer,
+    campaign_club_field,
+)
 from campaigns.cc.engines import TEMPLATES
 from campaigns.cc.forms import EventForm, RollForm
 from campaigns.models import Campaign
@@ -115,6 +120,7 @@ class CCCampaignCreateSerializer(serializers.Serializer):
     description = serializers.CharField(
         required=False, allow_blank=True, default="", max_length=b.DESCRIPTION_MAX
     )
+    club = campaign_club_field()
 
     def get_fields(self):
         fields = super().get_fields()
@@ -143,6 +149,7 @@ class CCCampaignCreateSerializer(serializers.Serializer):
             "options": {k[4:]: v for k, v in data.items() if k.startswith("opt_")},
             "creator_side": int(role) if role.isdecimal() else None,
             "as_game_master": role == "gm",
+            "club": data.get("club"),
         }
 
 

@@ -6,7 +6,7 @@ One module per concern: clubs, standings (leagues), results, players, exports.""
 
 from __future__ import annotations
 
-from campaigns.api.leagues.clubs import ClubInviteViewSet, ClubMemberViewSet
+from campaigns.api.leagues.clubs import CampaignClubViewSet, ClubInviteViewSet, ClubMemberViewSet
 from campaigns.api.leagues.common import run
 from campaigns.api.leagues.exports import CampaignExportViewSet
 from campaigns.api.leagues.players import PlayerViewSet
@@ -14,6 +14,7 @@ from campaigns.api.leagues.results import ResultViewSet
 from campaigns.api.leagues.standings import LeagueViewSet
 
 __all__ = [
+    "CampaignClubViewSet",
     "CampaignExportViewSet",
     "ClubInviteViewSet",
     "ClubMemberViewSet",
@@ -33,3 +34,4 @@ def register(router) -> None:
     router.register("results", ResultViewSet, basename="api-result")
     router.register("players", PlayerViewSet, basename="api-player")
     router.register("campaign-exports", CampaignExportViewSet, basename="api-campaign-export")
+    router.register("campaign-clubs", CampaignClubViewSet, basename="api-campaign-club")

@@ -1,14 +1,16 @@
-"""Club invitations and members."""
+"""Club invitations and members, and the club a campaign belongs to."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 
 from campaigns.api.leagues.common import run
 from campaigns.api.leagues.serializers import (
+    CampaignClubSerializer,
     InviteSerializer,
     MembershipSerializer,
     RoleSerializer,
@@ -18,12 +20,14 @@ from campaigns.models import (
     ClubInvite,
     ClubMembership,
 )
+from campaigns.permissions import visible_campaigns
 from campaigns.services.club_admin import (
     club_invite_accept,
     club_invite_create,
     club_invite_revoke,
     club_member_set_role,
 )
+from campaigns.services.clubs import campaign_club_set
 
 
 class ClubInviteViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -100,3 +104,33 @@ class ClubMemberViewSet(mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
             role=role,
         )
         return Response(MembershipSerializer(membership).data)
+
+
+class CampaignClubViewSet(viewsets.GenericViewSet):
+    """The club a campaign belongs to: read it, or move the campaign into one of your clubs
+    or out of its club (``PUT {"club": "<slug>"}`` or ``{"club": null}``); logged."""
+
+    serializer_class = CampaignClubSerializer
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self):
+        return visible_campaigns(self.request.user).select_related("club")
+
+    def retrieve(self, request, pk=None):
+        campaign = self.get_object()
+        return Response({"club": campaign.club.slug if campaign.club else None})
+
+    @extend_schema(request=CampaignClubSerializer, responses=CampaignClubSerializer)
+    def update(self, request, pk=None):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated
+        campaign = self.get_object()
+        data = CampaignClubSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = run(
+            campaign_club_set,
+            campaign=campaign,
+            actor=request.user,
+            club=data.validated_data["club"],
+        )
+        return Response({"club": campaign.club.slug if campaign.club else None})

@@ -1,4 +1,6 @@
-"""League results: enter, from a battle, CSV import, correct, void, restore, trace."""
+"""League results: enter, from a battle, a skirmish or an operation, CSV import, correct,
+void, restore, trace; a player's report, the opponent's confirmation or dispute, and the
+organiser's settling."""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ from campaigns.api.errors import codes, run
 from campaigns.api.leagues.serializers import (
     CorrectionInputSerializer,
     FromBattleSerializer,
+    FromOperationSerializer,
+    FromSkirmishSerializer,
     ImportSerializer,
     ReasonSerializer,
     ResultInputSerializer,
     ResultSerializer,
+    SettleSerializer,
     TraceEntrySerializer,
 )
 from campaigns.api.pagination import ResultPagination
@@ -24,12 +29,18 @@ from campaigns.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, 
 from campaigns.models import (
     Result,
 )
-from campaigns.permissions import can_view_campaign
+from campaigns.permissions import can_manage_league, can_view_campaign, can_view_skirmish
 from campaigns.services.leagues import (
+    result_confirm,
     result_correct,
+    result_dispute,
     result_enter,
     result_from_battle,
+    result_from_operation,
+    result_from_skirmish,
+    result_report,
     result_restore,
+    result_settle,
     result_void,
     results_import_csv,
 )
@@ -79,6 +90,84 @@ class ResultViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise serializers.ValidationError({"battle": [_("No such battle.")]})
         result = run(result_from_battle, actor=request.user, **v)
         return Response(ResultSerializer(self.get_queryset().get(pk=result.pk)).data, status=201)
+
+    @extend_schema(request=FromSkirmishSerializer, responses={201: ResultSerializer})
+    @action(detail=False, methods=["post"], url_path="from-skirmish")
+    def from_skirmish(self, request):
+        """Record a finished Parabellum or 1936 skirmish (once per league): an organiser's
+        record counts at once, a player's waits for the opponent's confirmation."""
+        data = FromSkirmishSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        if not can_view_skirmish(request.user, v["skirmish"]) and not can_manage_league(
+            request.user, v["league"]
+        ):
+            raise serializers.ValidationError({"skirmish": [_("No such skirmish.")]})
+        result = run(result_from_skirmish, actor=request.user, **v)
+        return Response(self._out(result), status=201)
+
+    @extend_schema(request=FromOperationSerializer, responses={201: ResultSerializer})
+    @action(detail=False, methods=["post"], url_path="from-operation")
+    def from_operation(self, request):
+        """Record a finished TCS operation with its outcome (once per league)."""
+        data = FromOperationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        if not can_view_campaign(request.user, v["operation"]):
+            raise serializers.ValidationError({"operation": [_("No such operation.")]})
+        result = run(result_from_operation, actor=request.user, **v)
+        return Response(self._out(result), status=201)
+
+    @extend_schema(request=ResultInputSerializer, responses={201: ResultSerializer})
+    @action(detail=False, methods=["post"])
+    def report(self, request):
+        """A club member reports a game he played; it counts once an opponent confirms."""
+        data = ResultInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = dict(data.validated_data)
+        result = run(result_report, league=v.pop("league"), actor=request.user, **v)
+        return Response(self._out(result), status=201)
+
+    @extend_schema(request=None, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """A player of the other side confirms a reported result: it counts."""
+        result = run(result_confirm, result=self.get_object(), actor=request.user)
+        return Response(self._out(result))
+
+    @extend_schema(request=ReasonSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """A player of the other side disputes a reported result; the organiser settles."""
+        data = ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = run(
+            result_dispute,
+            result=self.get_object(),
+            actor=request.user,
+            reason=data.validated_data["reason"],
+        )
+        return Response(self._out(result))
+
+    @extend_schema(request=SettleSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def settle(self, request, pk=None):
+        """The organiser settles a reported or disputed result: it counts, or is void."""
+        data = SettleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ruling = data.validated_data["ruling"]
+        result = run(
+            result_settle,
+            result=self.get_object(),
+            actor=request.user,
+            reason=data.validated_data["reason"],
+            counts=ruling != "void",
+            outcome=None if ruling == "void" else ruling,
+        )
+        return Response(self._out(result))
+
+    def _out(self, result):
+        return ResultSerializer(self.get_queryset().get(pk=result.pk)).data
 
     @extend_schema(request=ImportSerializer, responses={201: ResultSerializer(many=True)})
     @action(detail=False, methods=["post"], url_path="import")

@@ -11,11 +11,13 @@ from campaigns.api.fields import DistinctListField
 from campaigns.forms_leagues import WIN_TYPES, ResultForm
 from campaigns.models import (
     Battle,
+    Campaign,
     Club,
     ClubInvite,
     ClubMembership,
     League,
     Result,
+    SkirmishBattle,
 )
 from campaigns.models import bounds as b
 from rules.ratings.standings import METRICS
@@ -103,7 +105,7 @@ class ResultSerializer(serializers.ModelSerializer):
         model = Result
         fields = ["id", "league", "played_on", "round", "scenario", "side_a", "side_b",
                   "team_a", "team_b", "outcome", "details", "status", "notes", "battle",
-                  "created_at", "updated_at"]  # fmt: skip
+                  "skirmish", "operation", "created_at", "updated_at"]  # fmt: skip
 
     def _team(self, obj, team):
         return [p.user.username for p in obj.players.all() if p.team == team]
@@ -128,8 +130,12 @@ class PageDetailsMixin(serializers.Serializer):
     time_space = serializers.IntegerField(
         required=False, allow_null=True, **b.form_range(b.TIME_SPACE)
     )
-    vp_a = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.VP))
-    vp_b = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.VP))
+    vp_a = serializers.IntegerField(
+        required=False, allow_null=True, **b.form_range(b.RESULT_DETAILS["vp_a"])
+    )
+    vp_b = serializers.IntegerField(
+        required=False, allow_null=True, **b.form_range(b.RESULT_DETAILS["vp_b"])
+    )
     casualties_a = serializers.IntegerField(
         required=False, allow_null=True, **b.form_range(b.CASUALTIES)
     )
@@ -190,6 +196,36 @@ class FromBattleSerializer(serializers.Serializer):
     scenario = serializers.CharField(required=False, allow_blank=True, max_length=120)
     round = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.ROUND))
     details = serializers.DictField(required=False, validators=b.json_size(b.JSON_SMALL))
+
+
+class FromSkirmishSerializer(serializers.Serializer):
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    skirmish = serializers.PrimaryKeyRelatedField(queryset=SkirmishBattle.objects.all())
+    scenario = serializers.CharField(required=False, allow_blank=True, max_length=120)
+    round = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.ROUND))
+
+
+class FromOperationSerializer(serializers.Serializer):
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    operation = serializers.PrimaryKeyRelatedField(queryset=Campaign.objects.all())
+    outcome = serializers.ChoiceField(choices=Result.Outcome.choices)
+    scenario = serializers.CharField(required=False, allow_blank=True, max_length=120)
+    round = serializers.IntegerField(required=False, allow_null=True, **b.form_range(b.ROUND))
+
+
+class SettleSerializer(serializers.Serializer):
+    """The organiser's ruling: the result counts (with this outcome) or is void."""
+
+    ruling = serializers.ChoiceField(choices=["a", "b", "draw", "void"])
+    reason = serializers.CharField(max_length=300)
+
+
+class CampaignClubSerializer(serializers.Serializer):
+    """The club a campaign belongs to (its slug), or null for none."""
+
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all(), allow_null=True
+    )
 
 
 class ImportSerializer(serializers.Serializer):

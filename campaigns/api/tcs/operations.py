@@ -98,7 +98,7 @@ class OperationViewSet(viewsets.GenericViewSet):
     def create(self, request):
         """Create an operation (the new-operation page): two sides with their ratings, the
         first turn's clock and light, your part (a side or neutral game master)."""
-        form = tf.OperationForm(body(request))
+        form = tf.OperationForm(body(request), user=request.user)
         checked(form)
         campaign = run(svc.tcs_operation_create, creator=request.user, **form.service_kwargs())
         return _answer(request, campaign.pk, status.HTTP_201_CREATED)

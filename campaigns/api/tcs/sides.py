@@ -31,6 +31,7 @@ from campaigns.api.tcs.serializers import (
     UnitSerializer,
 )
 from campaigns.forms import InviteForm
+from campaigns.i18n import say
 from campaigns.ids import as_id
 from campaigns.models import Side
 from campaigns.models.tcs import TcsFormation
@@ -156,7 +157,7 @@ class SideViewSet(viewsets.GenericViewSet):
         _campaign, _viewer, side = load_side(request, pk, act=True)
         d = checked(tf.CsvImportForm(body(request), request.FILES))
         f, u = run(svc.tcs_oob_import, side=side, actor=request.user, text=d["text"])
-        text = _("Imported %(f)s formations and %(u)s units.") % {"f": f, "u": u}
+        text = say(svc.imported_words(f, u))
         return _done(request, pk, text, status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=TcsSeatsSerializer)

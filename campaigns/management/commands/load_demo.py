@@ -57,7 +57,9 @@ class Command(BaseCommand):
                         "placeholders, not the rulebook's values."
                     ),
                 )
-                side_join(user=users["rival"], side=campaign.sides.get(order=1))
+                side_join(
+                    user=users["rival"], side=campaign.sides.get(order=1), seated_by=users["demo"]
+                )
                 cc_tables_update(
                     campaign=campaign,
                     actor=users["demo"],

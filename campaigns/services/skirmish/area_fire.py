@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishEvent
 from campaigns.rosters.engine import PARABELLUM
 from campaigns.services.skirmish.common import all_dice_used, engine_errors, log_roll, pct, playing
@@ -24,8 +25,10 @@ from campaigns.services.skirmish.troops import (
 from rules.dice import Distribution
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.parabellum import evasion as pbe
 from rules.parabellum import explosives as pbx
+from rules.parabellum import labels as pbl
 from rules.parabellum import supports as pbsup
 from rules.parabellum.data import nation, weapon
 from rules.parabellum.roster import Roster as PBRoster
@@ -98,10 +101,15 @@ def skirmish_grenade(
     check_turn(turn)
     with playing(battle, actor, PARABELLUM) as (battle, _side):
         troops = troops_of(battle)
-        _troop, soldier = standing(troops, thrower, "thrower")
+        troop, soldier = standing(troops, thrower, "thrower")
         if launcher and "grenade_launcher" not in soldier.extras:
             raise ValidationError(
-                {"thrower": [_("%(s)s carries no M7 grenade launcher.") % {"s": soldier.id}]}
+                {
+                    "thrower": [
+                        _("%(s)s carries no M7 grenade launcher.")
+                        % {"s": say(troop.named(soldier.id))}
+                    ]
+                }
             )
         caught = area_targets(troops, targets, hit_the_dirt)
         ex = Explanation()
@@ -119,14 +127,14 @@ def skirmish_grenade(
         all_dice_used(dice)
         cause = "grenade_launcher" if launcher else "grenade"
         outcomes = apply_area(caught, results, ex, turn, cause)
-        summary = (
-            _("Turn %(t)s: %(s)s fires the M7 launcher (deviation %(d)s cm): %(o)s")
+        text = (
+            "Turn %(t)s: %(s)s fires the M7 launcher (deviation %(d)s cm): %(o)s"
             if launcher
-            else _("Turn %(t)s: %(s)s throws a grenade (deviation %(d)s cm): %(o)s")
+            else "Turn %(t)s: %(s)s throws a grenade (deviation %(d)s cm): %(o)s"
         )
         return log_roll(
             battle,
-            summary=summary % {"t": turn, "s": soldier.id, "d": dev.distance_cm, "o": outcomes},
+            summary=msg(text, t=turn, s=troop.named(soldier.id), d=dev.distance_cm, o=outcomes),
             actor=actor,
             rule="10 ESTADOS UNIDOS" if launcher else "6.4",
             explanation=ex,
@@ -171,7 +179,12 @@ def skirmish_projector(
         gun = _projector_weapon(f_troop, soldier)
         if gun is None:
             raise ValidationError(
-                {"firer": [_("%(s)s carries no grenade projector.") % {"s": soldier.id}]}
+                {
+                    "firer": [
+                        _("%(s)s carries no grenade projector.")
+                        % {"s": say(f_troop.named(soldier.id))}
+                    ]
+                }
             )
         if (
             gun.has("single_use")
@@ -181,7 +194,10 @@ def skirmish_projector(
                 {
                     "firer": [
                         _("%(s)s has already fired the %(w)s (single use).")
-                        % {"s": soldier.id, "w": gun.model}
+                        % {
+                            "s": say(f_troop.named(soldier.id)),
+                            "w": say(pbl.model_label(gun.model)),
+                        }
                     ]
                 }
             )
@@ -200,16 +216,16 @@ def skirmish_projector(
         outcomes = apply_area(caught, results, ex, turn, "projector") if shot.hit else ""
         return log_roll(
             battle,
-            summary=_("Turn %(t)s: %(s)s fires the %(w)s at %(d)s cm: %(m)s vs %(n)s+ → %(o)s")
-            % {
-                "t": turn,
-                "s": soldier.id,
-                "w": gun.model,
-                "d": float(distance_cm),
-                "m": shot.modified,
-                "n": shot.needed,
-                "o": outcomes or _("miss"),
-            },
+            summary=msg(
+                "Turn %(t)s: %(s)s fires the %(w)s at %(d)s cm: %(m)s vs %(n)s+ → %(o)s",
+                t=turn,
+                s=f_troop.named(soldier.id),
+                w=pbl.model_label(gun.model),
+                d=float(distance_cm),
+                m=shot.modified,
+                n=shot.needed,
+                o=outcomes or msg("miss"),
+            ),
             actor=actor,
             rule="6.6",
             explanation=ex,
@@ -260,8 +276,12 @@ def skirmish_bombardment(
         outcomes = apply_area(caught, results, ex, 1, "artillery")
         return log_roll(
             battle,
-            summary=_("Preliminary bombardment (STONK, radius %(r)s cm, deviation %(d)s cm): %(o)s")
-            % {"r": bomb.radius_cm, "d": bomb.deviation.distance_cm, "o": outcomes},
+            summary=msg(
+                "Preliminary bombardment (STONK, radius %(r)s cm, deviation %(d)s cm): %(o)s",
+                r=bomb.radius_cm,
+                d=bomb.deviation.distance_cm,
+                o=outcomes,
+            ),
             actor=actor,
             rule=pbsup.GBR,
             explanation=ex,
@@ -335,15 +355,24 @@ def skirmish_support(
         outcomes = apply_area(caught, results, ex, turn, kind) if caught else ""
         return log_roll(
             battle,
-            summary=_("Turn %(t)s: %(p)s calls %(k)s for %(po)s PO (%(left)s left)%(o)s")
-            % {
-                "t": turn,
-                "p": actor,
-                "k": kind.replace("_", " "),
-                "po": call.po,
-                "left": check.po_left,
-                "o": f": {outcomes}" if outcomes else "",
-            },
+            summary=msg(
+                "Turn %(t)s: %(p)s calls %(k)s for %(po)s PO (%(left)s left): %(o)s",
+                t=turn,
+                p=str(actor),
+                k=pbl.label(pbl.SUPPORTS, kind),
+                po=call.po,
+                left=check.po_left,
+                o=outcomes,
+            )
+            if outcomes
+            else msg(
+                "Turn %(t)s: %(p)s calls %(k)s for %(po)s PO (%(left)s left)",
+                t=turn,
+                p=str(actor),
+                k=pbl.label(pbl.SUPPORTS, kind),
+                po=call.po,
+                left=check.po_left,
+            ),
             actor=actor,
             rule="7",
             explanation=ex,

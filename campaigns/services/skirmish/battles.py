@@ -20,8 +20,17 @@ from campaigns.models import (
 )
 from campaigns.rosters.engine import PARABELLUM, m36_army_list, pb_report
 from campaigns.services.rosters import lock_roster, lock_rosters, record_change
-from campaigns.services.skirmish.common import battle_sides, lock_battle, log_event, result_word
+from campaigns.services.skirmish.common import (
+    battle_sides,
+    lock_battle,
+    log_event,
+    result_msg,
+    role_msg,
+)
+from rules.i18n import msg
 from rules.m1936.validation import validate_army
+from rules.parabellum.labels import joined
+from rules.parabellum.labels import soldier_name as soldier_label
 
 ROLES = ("attacker", "defender")
 
@@ -96,8 +105,13 @@ def skirmish_create(
         log_event(
             battle,
             kind=SkirmishEvent.Kind.SETUP,
-            summary=_("%(p)s opens the battle as %(r)s with “%(n)s”; waiting for %(o)s.")
-            % {"p": creator, "r": role, "n": locked.name, "o": opponent},
+            summary=msg(
+                "%(p)s opens the battle as %(r)s with “%(n)s”; waiting for %(o)s.",
+                p=str(creator),
+                r=role_msg(role),
+                n=locked.name,
+                o=str(opponent),
+            ),
             actor=creator,
             rule="9.1" if system == PARABELLUM else "M36-II",
         )
@@ -123,8 +137,12 @@ def skirmish_join(*, battle: SkirmishBattle, actor, roster: Roster) -> SkirmishB
         log_event(
             battle,
             kind=SkirmishEvent.Kind.SETUP,
-            summary=_("%(p)s joins as %(r)s with “%(n)s”. The battle begins.")
-            % {"p": actor, "r": side.role, "n": locked.name},
+            summary=msg(
+                "%(p)s joins as %(r)s with “%(n)s”. The battle begins.",
+                p=str(actor),
+                r=role_msg(side.role),
+                n=locked.name,
+            ),
             actor=actor,
         )
         if battle.system == PARABELLUM:
@@ -132,7 +150,7 @@ def skirmish_join(*, battle: SkirmishBattle, actor, roster: Roster) -> SkirmishB
                 log_event(
                     battle,
                     kind=SkirmishEvent.Kind.SETUP,
-                    summary=_("%(p)s starts with %(po)s PO.") % {"p": s.player, "po": s.start_po},
+                    summary=msg("%(p)s starts with %(po)s PO.", p=str(s.player), po=s.start_po),
                     rule="8.2.4",
                 )
     return battle
@@ -166,21 +184,26 @@ def record_battle_history(battle: SkirmishBattle, sides: list[SkirmishSide], act
         if s.roster_id is None:
             continue
         roster = rosters[s.roster_id]
+        fought = {
+            "b": str(battle),
+            "r": role_msg(s.role),
+            "res": result_msg(battle.winner_index, s.index),
+        }
         if battle.system == PARABELLUM:
-            lost = [c["soldier_id"] for c in s.casualties if c.get("healed_turn") is None]
-            what = _("lost %(l)s") % {"l": ", ".join(lost) or _("nobody")}
+            lost = [
+                soldier_label(c["soldier_id"]) for c in s.casualties if c.get("healed_turn") is None
+            ]
+            summary = msg(
+                "Fought %(b)s as %(r)s: %(res)s; casualties: %(l)s",
+                l=joined(lost) or msg("nobody"),
+                **fought,
+            )
         else:
-            what = ""
+            summary = msg("Fought %(b)s as %(r)s: %(res)s", **fought)
         record_change(
             roster,
             kind=RosterChange.Kind.BATTLE,
-            summary=_("Fought %(b)s as %(r)s: %(res)s%(what)s")
-            % {
-                "b": battle,
-                "r": s.role,
-                "res": result_word(battle.winner_index, s.index),
-                "what": f"; {what}" if what else "",
-            },
+            summary=summary,
             actor=actor,
             battle=battle,
         )

@@ -12,11 +12,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.rosters.engine import jsonable
 from rules.dice import DiceSource, EnteredDice, ServerDice, parse_entry
 from rules.errors import DiceError, RollNeeded, RuleError, TableDataError
 from rules.explain import DecisionRequired, Explanation
+from rules.i18n import Msg, msg
 
 
 def lock_battle(battle_id: int) -> SkirmishBattle:
@@ -27,13 +29,18 @@ def log_event(
     battle: SkirmishBattle,
     *,
     kind: str,
-    summary: str,
+    summary: str | Msg,
     actor=None,
     rule: str = "",
     data: dict | None = None,
     private_to: SkirmishSide | None = None,
 ) -> SkirmishEvent:
-    """One event in the battle log; `number` counts public events only (see `append_log`)."""
+    """One event in the battle log; `number` counts public events only (see `append_log`).
+
+    A `summary` given as a message is kept in `data["msg"]` and drawn in each reader's
+    language (`{{ event|say_entry }}`); the `summary` column keeps the English text."""
+    if isinstance(summary, Msg):
+        data = {**(data or {}), "msg": summary.as_dict()}
     last = SkirmishEvent.objects.filter(battle=battle).aggregate(seq=Max("seq"), n=Max("number"))
     return SkirmishEvent.objects.create(
         battle=battle,
@@ -41,7 +48,7 @@ def log_event(
         number=None if private_to is not None else (last["n"] or 0) + 1,
         kind=kind,
         actor=actor if actor is not None and actor.is_authenticated else None,
-        summary=summary[:300],
+        summary=str(summary)[:300],
         rule=rule[:60],
         data=jsonable(data or {}),
         private_to=private_to,
@@ -51,7 +58,7 @@ def log_event(
 def log_roll(
     battle: SkirmishBattle,
     *,
-    summary: str,
+    summary: str | Msg,
     actor,
     rule: str,
     explanation: Explanation,
@@ -92,18 +99,25 @@ def engine_errors(field: str = "__all__") -> Iterator[None]:
             {
                 "dice": [
                     _("Enter the next roll: %(purpose)s (%(kind)s).")
-                    % {"purpose": need.purpose, "kind": need.kind}
+                    % {"purpose": say(need.purpose), "kind": need.kind}
                 ]
             }
         ) from None
     except DiceError as exc:
-        raise ValidationError({"dice": [str(exc)]}) from None
+        raise ValidationError({"dice": [rule_text(exc)]}) from None
     except TableDataError as exc:
         raise ValidationError({field: [f"{p}: {m}" if p else m for p, m in exc.problems]}) from None
     except RuleError as exc:
-        raise ValidationError({field: [str(exc)]}) from None
+        raise ValidationError({field: [rule_text(exc)]}) from None
     except DecisionRequired as exc:
-        raise ValidationError({field: [f"[{exc.decision.rule}] {exc.decision.prompt}"]}) from None
+        decision = exc.decision
+        raise ValidationError({field: [f"[{decision.rule}] {say(decision.prompt)}"]}) from None
+
+
+def rule_text(exc: RuleError) -> str:
+    """An engine refusal in the reader's language, with its rule: "[6.2.1] …"."""
+    text = say(exc.message)
+    return f"[{exc.rule}] {text}" if exc.rule else text
 
 
 def all_dice_used(dice: DiceSource) -> None:
@@ -156,8 +170,16 @@ def playing(
         yield battle, acting_side(battle, actor)
 
 
-def result_word(winner_index: int | None, index: int) -> str:
-    """How the battle went for side `index`."""
+def result_msg(winner_index: int | None, index: int) -> Msg:
+    """How the battle went for side `index`, as a message for the logs."""
     if winner_index == index:
-        return _("won")
-    return _("drew") if winner_index is None else _("lost")
+        return msg("won")
+    return msg("drew") if winner_index is None else msg("lost")
+
+
+SIDE_ROLES = {"attacker": msg("the attacker"), "defender": msg("the defender")}
+
+
+def role_msg(role: str) -> Msg | str:
+    """ "the attacker" / "the defender" as a message."""
+    return SIDE_ROLES.get(role, role)

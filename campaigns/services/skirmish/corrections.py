@@ -11,8 +11,15 @@ from django.utils.translation import gettext as _
 from campaigns.models import Roster, RosterChange, SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.models.rosters import SkirmishCorrection
 from campaigns.permissions import is_organiser
-from campaigns.services.rosters import lock_rosters, record_change, state_of, undo_change
-from campaigns.services.skirmish.common import battle_sides, lock_battle, log_event, result_word
+from campaigns.services.rosters import (
+    lock_rosters,
+    record_change,
+    state_after,
+    state_of,
+    undo_change,
+)
+from campaigns.services.skirmish.common import battle_sides, lock_battle, log_event, result_msg
+from rules.i18n import msg
 
 
 def _result_text(sides: list[SkirmishSide], winner_index: int | None) -> str:
@@ -85,16 +92,13 @@ def skirmish_result_correct(
         log_event(
             battle,
             kind=SkirmishEvent.Kind.CORRECTION,
-            summary=_(
-                "%(p)s proposes correcting the result from “%(a)s” to “%(b)s” (%(r)s); "
-                "it applies when the other player agrees."
-            )
-            % {
-                "p": actor,
-                "a": _result_text(sides, battle.winner_index),
-                "b": _result_text(sides, winner_index),
-                "r": corr.reason,
-            },
+            summary=msg(
+                "%(p)s proposes correcting the result from “%(a)s” to “%(b)s” (%(r)s); it applies when the other player agrees.",
+                p=str(actor),
+                a=str(_result_text(sides, battle.winner_index)),
+                b=str(_result_text(sides, winner_index)),
+                r=str(corr.reason),
+            ),
             actor=actor,
             data={"proposal": corr.pk},
         )
@@ -155,7 +159,7 @@ def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
             )
             continue
         newest = changes[0]
-        if state_of(roster) != {**state_of(roster), **newest.after}:
+        if state_of(roster) != {**state_of(roster), **state_after(newest)}:
             later = (
                 RosterChange.objects.filter(roster=roster, seq__gt=newest.seq)
                 .order_by("seq")
@@ -178,7 +182,7 @@ def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
     if problems:
         raise ValidationError({"__all__": problems})
     before, after = battle.winner_index, corr.winner_index
-    why = _("the result of %(b)s was corrected") % {"b": battle}
+    why = msg("the result of %(b)s was corrected", b=str(battle))
     undone = []
     for s, roster, changes in plan:
         for change in changes:  # newest first
@@ -193,12 +197,12 @@ def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
         record_change(
             roster,
             kind=RosterChange.Kind.CORRECTION,
-            summary=_("Result of %(b)s corrected: now %(res)s (%(r)s)")
-            % {
-                "b": battle,
-                "res": result_word(after, s.index),
-                "r": corr.reason,
-            },
+            summary=msg(
+                "Result of %(b)s corrected: now %(res)s (%(r)s)",
+                b=str(battle),
+                res=result_msg(after, s.index),
+                r=str(corr.reason),
+            ),
             actor=actor,
             battle=battle,
         )
@@ -217,14 +221,14 @@ def _apply_correction(battle, sides, corr: SkirmishCorrection, actor) -> None:
     log_event(
         battle,
         kind=SkirmishEvent.Kind.CORRECTION,
-        summary=_("Result corrected: was “%(a)s”, now “%(b)s” — %(r)s (%(w)s)%(u)s")
-        % {
-            "a": _result_text(sides, before),
-            "b": _result_text(sides, after),
-            "r": corr.reason,
-            "w": agreed,
-            "u": _("; house-rule changes undone, apply them again") if undone else "",
-        },
+        summary=msg(
+            "Result corrected: was “%(a)s”, now “%(b)s” — %(r)s (%(w)s)%(u)s",
+            a=str(_result_text(sides, before)),
+            b=str(_result_text(sides, after)),
+            r=str(corr.reason),
+            w=str(agreed),
+            u=msg("; house-rule changes undone, apply them again") if undone else "",
+        ),
         actor=actor,
         data={
             "before": {"winner_index": before},

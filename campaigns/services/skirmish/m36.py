@@ -20,6 +20,7 @@ from campaigns.services.skirmish.common import (
     rolls,
 )
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.m1936 import bogging as m36b
 from rules.m1936 import construction as m36c
 from rules.m1936 import morale as m36m
@@ -121,8 +122,12 @@ def m36_weather(*, battle: SkirmishBattle, actor, season: str, dice) -> Skirmish
         battle.save(update_fields=["weather"])
         log_roll(
             battle,
-            summary=_("Weather (%(s)s): 2d6 = %(r)s → %(w)s")
-            % {"s": season, "r": result.roll, "w": result.weather},
+            summary=msg(
+                "Weather (%(s)s): 2d6 = %(r)s → %(w)s",
+                s=str(season),
+                r=str(result.roll),
+                w=str(result.weather),
+            ),
             actor=actor,
             rule=m36w.DETERMINE_RULE,
             explanation=result.explanation,
@@ -160,12 +165,12 @@ def m36_weather_change(*, battle: SkirmishBattle, actor, turn: int, dice) -> Ski
         battle.save(update_fields=["weather"])
         log_roll(
             battle,
-            summary=_("Turn %(t)s weather check: 2d6 = %(r)s → %(w)s")
-            % {
-                "t": turn,
-                "r": change.roll,
-                "w": change.weather if change.changed else _("no change"),
-            },
+            summary=msg(
+                "Turn %(t)s weather check: 2d6 = %(r)s → %(w)s",
+                t=str(turn),
+                r=str(change.roll),
+                w=str(change.weather) if change.changed else msg("no change"),
+            ),
             actor=actor,
             rule=m36w.CHANGE_RULE,
             explanation=change.explanation,
@@ -196,7 +201,7 @@ def m36_construction_start(*, battle: SkirmishBattle, actor, waiting_days: int) 
         log_event(
             battle,
             kind=SkirmishEvent.Kind.SETUP,
-            summary=_("Construction points: %(n)s") % {"n": pool.balance},
+            summary=msg("Construction points: %(n)s", n=str(pool.balance)),
             actor=actor,
             rule=m36c.RULE,
             data={"explanation": pool.explanation.as_list()},
@@ -219,8 +224,12 @@ def m36_fortification_buy(
         log_event(
             battle,
             kind=SkirmishEvent.Kind.SETUP,
-            summary=_("Bought %(c)s × %(k)s: %(n)s points left")
-            % {"c": count, "k": kind, "n": pool.balance},
+            summary=msg(
+                "Bought %(c)s × %(k)s: %(n)s points left",
+                c=str(count),
+                k=str(kind),
+                n=str(pool.balance),
+            ),
             actor=actor,
             rule="M36-VIII.5.4",
         )
@@ -238,14 +247,14 @@ def m36_battalion_morale(*, battle: SkirmishBattle, actor, states: list[str]) ->
         return log_event(
             battle,
             kind=SkirmishEvent.Kind.RULE,
-            summary=_("%(p)s battalion morale: %(d)s destroyed, %(pa)s panicked of %(t)s → %(b)s")
-            % {
-                "p": actor,
-                "d": result.destroyed,
-                "pa": result.panicked,
-                "t": result.total,
-                "b": _("the side breaks and retreats") if result.broken else _("holds"),
-            },
+            summary=msg(
+                "%(p)s battalion morale: %(d)s destroyed, %(pa)s panicked of %(t)s → %(b)s",
+                p=str(actor),
+                d=str(result.destroyed),
+                pa=str(result.panicked),
+                t=str(result.total),
+                b=msg("the side breaks and retreats") if result.broken else msg("holds"),
+            ),
             actor=actor,
             rule=m36m.BATTALION_RULE,
             data={"explanation": result.explanation.as_list(), "broken": result.broken},
@@ -264,7 +273,9 @@ def m36_performance(*, battle: SkirmishBattle, actor, value: int, purpose: str) 
         return log_event(
             battle,
             kind=SkirmishEvent.Kind.ROLL,
-            summary=_("Performance roll for %(p)s: R = %(r)s (entered)") % {"p": purpose, "r": r},
+            summary=msg(
+                "Performance roll for %(p)s: R = %(r)s (entered)", p=str(purpose), r=str(r)
+            ),
             actor=actor,
             rule="M36-V",
             data={"explanation": ex.as_list()},
@@ -280,12 +291,12 @@ def m36_finish(*, battle: SkirmishBattle, actor, winner_index: int | None) -> Sk
         log_event(
             battle,
             kind=SkirmishEvent.Kind.RESULT,
-            summary=_("Battle over: %(w)s")
-            % {
-                "w": _("%(p)s wins.") % {"p": sides[winner_index].player}
+            summary=msg(
+                "Battle over: %(w)s",
+                w=msg("%(p)s wins.", p=str(sides[winner_index].player))
                 if winner_index is not None
-                else _("a draw.")
-            },
+                else msg("a draw."),
+            ),
             actor=actor,
         )
         record_battle_history(battle, sides, actor)

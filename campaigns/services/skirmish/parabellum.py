@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import SealedOrders, SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.rosters.engine import PARABELLUM, jsonable
 from campaigns.services.skirmish.battles import close_battle, record_battle_history
@@ -22,6 +23,8 @@ from campaigns.services.skirmish.common import (
 )
 from campaigns.services.skirmish.troops import check_turn, find, kill, sid, troops_of
 from rules.dice import ServerDice
+from rules.i18n import msg
+from rules.parabellum import labels as pbl
 from rules.parabellum import supports as pbsup
 from rules.parabellum.battle import (
     CAUSES,
@@ -38,7 +41,7 @@ from rules.parabellum.battle import (
     validate_battle,
 )
 from rules.parabellum.roster import Roster as PBRoster
-from rules.parabellum.victory import DIRECTIVE_NAMES, PRIORITY_NAMES, score_battle
+from rules.parabellum.victory import score_battle
 
 MODEL_FLAGS = tuple(f for f in ModelState.__dataclass_fields__ if f != "soldier_id")
 
@@ -85,19 +88,19 @@ def skirmish_orders_submit(
         log_event(
             battle,
             kind=SkirmishEvent.Kind.SETUP,
-            summary=_("%(p)s sealed their orders.") % {"p": actor},
+            summary=msg("%(p)s sealed their orders.", p=str(actor)),
             actor=actor,
             rule="9.2",
         )
         log_event(
             battle,
             kind=SkirmishEvent.Kind.SETUP,
-            summary=_("Your sealed orders: priority %(o)s (%(on)s); directives %(d)s")
-            % {
-                "o": priority_order,
-                "on": PRIORITY_NAMES[priority_order],
-                "d": "; ".join(f"{d} {DIRECTIVE_NAMES[d]}" for d in clean),
-            },
+            summary=msg(
+                "Your sealed orders: priority %(o)s (%(on)s); directives %(d)s",
+                o=priority_order,
+                on=pbl.PRIORITY_ORDERS[priority_order],
+                d=pbl.joined([msg("%(n)s. %(d)s", n=d, d=pbl.DIRECTIVES[d]) for d in clean]),
+            ),
             actor=actor,
             rule="9.2",
             private_to=side,
@@ -153,17 +156,15 @@ def skirmish_tactical(
         return log_event(
             battle,
             kind=SkirmishEvent.Kind.RULE,
-            summary=_(
-                "Turn %(t)s tactical phase: blue %(a)s / %(b)s → initiative %(p)s; PO +%(x)s / +%(y)s"
-            )
-            % {
-                "t": turn,
-                "a": blue[0],
-                "b": blue[1],
-                "p": holder,
-                "x": result.po_gained[0],
-                "y": result.po_gained[1],
-            },
+            summary=msg(
+                "Turn %(t)s tactical phase: blue %(a)s / %(b)s → initiative %(p)s; PO +%(x)s / +%(y)s",
+                t=turn,
+                a=blue[0],
+                b=blue[1],
+                p=str(holder),
+                x=result.po_gained[0],
+                y=result.po_gained[1],
+            ),
             actor=actor,
             rule="4.1",
             data={"explanation": result.explanation.as_list()},
@@ -189,12 +190,16 @@ def skirmish_casualty(
         if remove:
             if not listed:
                 raise ValidationError(
-                    {"soldier": [_("%(s)s is not a casualty.") % {"s": soldier_id}]}
+                    {
+                        "soldier": [
+                            _("%(s)s is not a casualty.") % {"s": say(troop.named(soldier_id))}
+                        ]
+                    }
                 )
             troop.side.casualties = [
                 c for c in troop.side.casualties if c["soldier_id"] != soldier_id
             ]
-            summary = _("Correction: %(s)s is not a casualty") % {"s": soldier_id}
+            summary = msg("Correction: %(s)s is not a casualty", s=troop.named(soldier_id))
             kind = SkirmishEvent.Kind.CORRECTION
         elif healed_turn is not None:
             if not listed or healed_turn < listed[0]["turn"] or healed_turn > TURNS:
@@ -203,24 +208,28 @@ def skirmish_casualty(
                 {**c, "healed_turn": healed_turn} if c["soldier_id"] == soldier_id else c
                 for c in troop.side.casualties
             ]
-            summary = _("%(s)s healed by the medic on turn %(t)s") % {
-                "s": soldier_id,
-                "t": healed_turn,
-            }
+            summary = msg(
+                "%(s)s healed by the medic on turn %(t)s", s=troop.named(soldier_id), t=healed_turn
+            )
             kind = SkirmishEvent.Kind.EVENT
         else:
             if listed:
                 raise ValidationError(
-                    {"soldier": [_("%(s)s is already a casualty.") % {"s": soldier_id}]}
+                    {
+                        "soldier": [
+                            _("%(s)s is already a casualty.") % {"s": say(troop.named(soldier_id))}
+                        ]
+                    }
                 )
             if cause not in CAUSES:
                 raise ValidationError({"cause": [_("Choose a cause.")]})
             kill(troop, soldier_id, turn, cause)
-            summary = _("Turn %(t)s: %(s)s eliminated (%(c)s)") % {
-                "t": turn,
-                "s": soldier_id,
-                "c": cause,
-            }
+            summary = msg(
+                "Turn %(t)s: %(s)s eliminated (%(c)s)",
+                t=turn,
+                s=troop.named(soldier_id),
+                c=pbl.label(pbl.CAUSES, cause),
+            )
             kind = SkirmishEvent.Kind.EVENT
         troop.side.save(update_fields=["casualties"])
         return log_event(battle, kind=kind, summary=summary, actor=actor, rule="9")
@@ -254,8 +263,7 @@ def skirmish_turn_record(
         return log_event(
             battle,
             kind=SkirmishEvent.Kind.CORRECTION if replaced else SkirmishEvent.Kind.EVENT,
-            summary=_("End of turn %(t)s recorded (PO %(a)s / %(b)s)")
-            % {"t": turn, "a": po[0], "b": po[1]},
+            summary=msg("End of turn %(t)s recorded (PO %(a)s / %(b)s)", t=turn, a=po[0], b=po[1]),
             actor=actor,
             rule="9",
             data={"turn": turn, "sides": sides},
@@ -331,14 +339,18 @@ def skirmish_finish(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
         SealedOrders.objects.filter(side__battle=battle).update(revealed_at=now)
         if battle.mode == SkirmishBattle.Mode.ORDERS:
             parts = [
-                f"{s.player}: {PRIORITY_NAMES[o.priority_order]}; "
-                + ", ".join(DIRECTIVE_NAMES[d] for d in o.directives)
+                msg(
+                    "%(p)s: %(o)s; %(d)s",
+                    p=str(s.player),
+                    o=pbl.PRIORITY_ORDERS[o.priority_order],
+                    d=pbl.joined([pbl.DIRECTIVES[d] for d in o.directives]),
+                )
                 for s, o in ((s, record.sides[s.index]) for s in sides)
             ]
             log_event(
                 battle,
                 kind=SkirmishEvent.Kind.RESULT,
-                summary=_("Sealed orders revealed together — %(p)s") % {"p": " | ".join(parts)},
+                summary=msg("Sealed orders revealed together — %(p)s", p=pbl.joined(parts)),
                 actor=actor,
                 rule="9.2",
             )
@@ -347,8 +359,11 @@ def skirmish_finish(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
         log_event(
             battle,
             kind=SkirmishEvent.Kind.RESULT,
-            summary=_("Battle over: %(t)s. %(w)s")
-            % {"t": totals, "w": _("%(p)s wins.") % {"p": winner} if winner else _("A draw.")},
+            summary=msg(
+                "Battle over: %(t)s. %(w)s",
+                t=totals,
+                w=msg("%(p)s wins.", p=str(winner)) if winner else msg("A draw."),
+            ),
             actor=actor,
             rule="9",
             data={"explanation": score.explanation.as_list()},

@@ -33,6 +33,7 @@ from campaigns.services.skirmish.common import (
 from campaigns.services.skirmish.parabellum import engine_battle
 from rules.dice import DiceSource
 from rules.explain import Explanation
+from rules.i18n import msg, nmsg
 from rules.m1936.house_rules import UnitCondition, carry_over
 from rules.parabellum.house_rules import apply_post_battle, outcome_for
 from rules.parabellum.roster import Roster as PBRoster
@@ -105,10 +106,11 @@ def skirmish_apply_house_rules(*, battle: SkirmishBattle, actor, dice: DiceSourc
             roster,
             "data",
             actor,
-            summary=(_("House rules after %(b)s: %(t)s") % {"b": battle, "t": "; ".join(texts)})
+            summary=msg("House rules after %(b)s: %(t)s", b=str(battle), t=str("; ".join(texts)))
             if texts
-            else _("No house rule switched on: the roster is unchanged after %(b)s")
-            % {"b": battle},
+            else msg(
+                "No house rule switched on: the roster is unchanged after %(b)s", b=str(battle)
+            ),
             rule="HR",
             before=before,
             explanation=post.explanation.as_list(),
@@ -116,8 +118,11 @@ def skirmish_apply_house_rules(*, battle: SkirmishBattle, actor, dice: DiceSourc
         log_event(
             battle,
             kind=SkirmishEvent.Kind.RULE,
-            summary=_("House rules applied to “%(n)s”: %(t)s")
-            % {"n": roster.name, "t": "; ".join(texts) or _("no change")},
+            summary=msg(
+                "House rules applied to “%(n)s”: %(t)s",
+                n=str(roster.name),
+                t="; ".join(texts) or msg("no change"),
+            ),
             actor=actor,
             rule="HR",
             data={"explanation": post.explanation.as_list(), "rolls": rolls(dice)},
@@ -171,8 +176,12 @@ def m36_post_battle(
             roster,
             "condition",
             actor,
-            summary=_("Carry-over after %(b)s: %(n)s unit(s) start the next battle marked")
-            % {"b": battle, "n": len(kept)},
+            summary=nmsg(
+                "Carry-over after %(b)s: %(n)s unit starts the next battle marked",
+                "Carry-over after %(b)s: %(n)s units start the next battle marked",
+                len(kept),
+                b=str(battle),
+            ),
             rule="HOUSE-M36-carry-over",
             before=before,
             explanation=ex.as_list(),

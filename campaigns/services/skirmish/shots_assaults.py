@@ -7,8 +7,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishEvent
 from campaigns.rosters.engine import PARABELLUM
+from campaigns.rosters.words import soldier_name
 from campaigns.services.skirmish.common import all_dice_used, engine_errors, log_roll, pct, playing
 from campaigns.services.skirmish.troops import (
     Preview,
@@ -16,13 +18,16 @@ from campaigns.services.skirmish.troops import (
     find,
     kill,
     odds_line,
+    outcome_label,
     sid,
     spend,
     troops_of,
 )
 from rules.dice import DiceSource
 from rules.explain import Explanation
+from rules.i18n import msg
 from rules.parabellum import assault as pba
+from rules.parabellum import labels as pbl
 from rules.parabellum import shooting as pbs
 from rules.parabellum.roster import soldier_weapon
 
@@ -75,7 +80,7 @@ def shot_preview(*, battle: SkirmishBattle, shooter: str, target: str, **params)
             (
                 _("Modifiers"),
                 "; ".join(
-                    f"[{s.rule}] {s.text} {s.value:+d}" for s in ex if isinstance(s.value, int)
+                    f"[{s.rule}] {say(s.text)} {s.value:+d}" for s in ex if isinstance(s.value, int)
                 )
                 or "0",
             ),
@@ -104,10 +109,12 @@ def skirmish_shoot(
     check_turn(turn)
     with playing(battle, actor, PARABELLUM) as (battle, _side):
         troops = troops_of(battle)
-        _s_troop, t_troop, soldier, _tgt, shot = _shot(troops, shooter, target, params)
+        s_troop, t_troop, soldier, _tgt, shot = _shot(troops, shooter, target, params)
         target_id = sid(target)
         if t_troop.down(target_id):
-            raise ValidationError({"target": [_("%(s)s is already down.") % {"s": target_id}]})
+            raise ValidationError(
+                {"target": [_("%(s)s is already down.") % {"s": say(t_troop.named(target_id))}]}
+            )
         ex = Explanation()
         outcome = "unharmed"
         with engine_errors("hit_the_dirt"):
@@ -126,15 +133,16 @@ def skirmish_shoot(
         if outcome == "eliminated":
             kill(t_troop, target_id, turn, cause)
         t_troop.side.save(update_fields=["casualties", "po"])
-        summary = _("Turn %(t)s: %(s)s (%(w)s) shoots %(x)s at %(d)s cm: %(m)s → %(o)s") % {
-            "t": turn,
-            "s": soldier.id,
-            "w": shot.weapon.model,
-            "x": target_id,
-            "d": shot.distance_cm,
-            "m": _("success") if result.success else _("miss"),
-            "o": outcome,
-        }
+        summary = msg(
+            "Turn %(t)s: %(s)s (%(w)s) shoots %(x)s at %(d)s cm: %(m)s → %(o)s",
+            t=turn,
+            s=s_troop.named(soldier.id),
+            w=pbl.model_label(shot.weapon.model),
+            x=t_troop.named(target_id),
+            d=shot.distance_cm,
+            m=msg("success") if result.success else msg("miss"),
+            o=outcome_label(outcome),
+        )
         return log_roll(
             battle,
             summary=summary,
@@ -214,12 +222,12 @@ def assault_preview(*, battle: SkirmishBattle, attacker: str, defender: str, **p
         )
         lines.append(
             (
-                _("Bout %(k)s vs %(d)s") % {"k": k, "d": d.name},
+                _("Bout %(k)s vs %(d)s") % {"k": k, "d": soldier_name(d.name)},
                 _("%(a)s falls %(pa)s · %(d)s falls %(pd)s · both %(pb)s")
                 % {
-                    "a": assailant.name,
+                    "a": soldier_name(assailant.name),
                     "pa": pct(odds.attacker_eliminated),
-                    "d": d.name,
+                    "d": soldier_name(d.name),
                     "pd": pct(odds.defender_eliminated),
                     "pb": pct(odds.both_eliminated),
                 },
@@ -246,13 +254,19 @@ def skirmish_assault(
         d_troop.side.save(update_fields=["casualties"])
         return log_roll(
             battle,
-            summary=_("Turn %(t)s: %(a)s assaults %(d)s → eliminated: %(e)s")
-            % {
-                "t": turn,
-                "a": assailant.name,
-                "d": ", ".join(d.name for d in defenders),
-                "e": ", ".join(result.eliminated) or _("nobody"),
-            },
+            summary=msg(
+                "Turn %(t)s: %(a)s assaults %(d)s → eliminated: %(e)s",
+                t=turn,
+                a=a_troop.named(assailant.name),
+                d=pbl.joined([d_troop.named(d.name) for d in defenders]),
+                e=pbl.joined(
+                    [
+                        (a_troop if n == assailant.name else d_troop).named(n)
+                        for n in result.eliminated
+                    ]
+                )
+                or msg("nobody"),
+            ),
             actor=actor,
             rule="6.3",
             explanation=result.explanation,

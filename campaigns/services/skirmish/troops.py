@@ -9,11 +9,14 @@ from fractions import Fraction
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishSide
 from campaigns.services.skirmish.common import battle_sides, pct
 from rules.errors import RuleError
 from rules.explain import Explanation
+from rules.i18n import Msg, msg
 from rules.parabellum import evasion as pbe
+from rules.parabellum import labels as pbl
 from rules.parabellum.battle import TURNS
 from rules.parabellum.roster import Roster as PBRoster
 
@@ -28,11 +31,26 @@ class Troop:
             s = self.roster.soldier(soldier_id)
         except RuleError:
             raise ValidationError(
-                {field: [_("No soldier %(s)s on that side.") % {"s": soldier_id}]}
+                {
+                    field: [
+                        _("No soldier %(s)s on that side.")
+                        % {"s": say(pbl.soldier_name(soldier_id))}
+                    ]
+                }
             ) from None
         if s.status != "active":
-            raise ValidationError({field: [_("%(s)s is not in this battle.") % {"s": soldier_id}]})
+            raise ValidationError(
+                {field: [_("%(s)s is not in this battle.") % {"s": say(self.named(soldier_id))}]}
+            )
         return s
+
+    def named(self, soldier_id: str) -> Msg:
+        """Whose soldier it is, for the log: "demo's MG gunner"."""
+        return msg(
+            "%(player)s's %(soldier)s",
+            player=str(self.side.player),
+            soldier=pbl.soldier_name(soldier_id),
+        )
 
     def down(self, soldier_id: str) -> bool:
         return any(
@@ -68,7 +86,7 @@ def standing(troops: list[Troop], key: str, field: str):
     troop = find(troops, key, field)
     soldier = troop.soldier(sid(key), field)
     if troop.down(soldier.id):
-        raise ValidationError({field: [_("%(s)s is down.") % {"s": soldier.id}]})
+        raise ValidationError({field: [_("%(s)s is down.") % {"s": say(troop.named(soldier.id))}]})
     return troop, soldier
 
 
@@ -115,8 +133,9 @@ def evasions(attack, caught, dice):
     return pbe.resolve_fixed_evasions(attack, [t for _tr, t in caught], dice)
 
 
-def apply_area(caught, results, ex: Explanation, turn: int, cause: str) -> str:
-    """Spend the PO of hitting the dirt and record the eliminated; the outcomes as text."""
+def apply_area(caught, results, ex: Explanation, turn: int, cause: str) -> Msg | str:
+    """Spend the PO of hitting the dirt and record the eliminated; the outcomes as a message
+    naming each soldier's player ("rival's Rifleman 3 eliminated; …")."""
     touched = set()
     for (troop, target), res in zip(caught, results, strict=True):
         ex.extend(res.explanation)
@@ -127,7 +146,20 @@ def apply_area(caught, results, ex: Explanation, turn: int, cause: str) -> str:
         touched.add(troop)
     for troop in touched:
         troop.side.save(update_fields=["casualties", "po"])
-    return "; ".join(f"{t.name} {r.outcome}" for (_tr, t), r in zip(caught, results, strict=True))
+    return pbl.joined(
+        [
+            msg(
+                "%(soldier)s %(outcome)s",
+                soldier=tr.named(t.name),
+                outcome=outcome_label(r.outcome),
+            )
+            for (tr, t), r in zip(caught, results, strict=True)
+        ]
+    )
+
+
+def outcome_label(outcome: str) -> Msg | str:
+    return pbl.label(pbl.OUTCOMES, outcome)
 
 
 @dataclass
@@ -148,7 +180,8 @@ def evasion_lines(troops, targets: list[str] | None, attack) -> list[tuple[str, 
         s = find(troops, t, "targets").soldier(sid(t), "targets")
         lines.append(
             odds_line(
-                f"{s.id} ({s.experience}) vs {attack.name}",
+                f"{say(pbl.soldier_name(s.id))} ({say(pbl.label(pbl.EXPERIENCES, s.experience))})"
+                f" vs {attack.name}",
                 pbe.fixed_evasion_odds(attack, s.experience),
             )
         )

@@ -33,15 +33,12 @@ from campaigns.services.tcs.common import (
     log_explanation,
     parse_clock,
 )
+from campaigns.services.tcs.corrections import tcs_morale_correct, tcs_unit_restore
 from campaigns.services.tcs.engine import SideEngine, load_side
-from campaigns.services.tcs.losses import (
-    tcs_decision_resolve,
-    tcs_losses_record,
-    tcs_morale_correct,
-    tcs_unit_restore,
-)
+from campaigns.services.tcs.losses import tcs_decision_resolve, tcs_losses_record
 from campaigns.services.tcs.operations import (
     CSV_COLUMNS,
+    imported_words,
     parse_track,
     tcs_formation_add,
     tcs_oob_import,
@@ -51,11 +48,9 @@ from campaigns.services.tcs.operations import (
 )
 from campaigns.services.tcs.opsheets import (
     SHEET_TEXT_FIELDS,
-    sheet_deletable,
     tcs_sheet_add_units,
     tcs_sheet_declare_failure,
     tcs_sheet_declare_success,
-    tcs_sheet_delete,
     tcs_sheet_draw,
     tcs_sheet_edit,
     tcs_sheet_prepared_defense,
@@ -63,6 +58,12 @@ from campaigns.services.tcs.opsheets import (
     tcs_sheet_strike_units,
 )
 from campaigns.services.tcs.readings import OPTION_RULES, tcs_options_update
+from campaigns.services.tcs.sheet_fixes import (
+    sheet_deletable,
+    sheet_implementable,
+    tcs_sheet_delete,
+    tcs_sheet_implement_setup,
+)
 from campaigns.services.tcs.turns import (
     tcs_operation_end,
     tcs_operation_end_withdraw,
@@ -86,6 +87,7 @@ __all__ = [
     "SideEngine",
     "blockers_for",
     "current_turn",
+    "imported_words",
     "load_side",
     "log_explanation",
     "options_for",
@@ -94,6 +96,7 @@ __all__ = [
     "phase_blockers",
     "recovery_due",
     "sheet_deletable",
+    "sheet_implementable",
     "tcs_decision_resolve",
     "tcs_formation_add",
     "tcs_losses_record",
@@ -118,6 +121,7 @@ __all__ = [
     "tcs_sheet_delete",
     "tcs_sheet_draw",
     "tcs_sheet_edit",
+    "tcs_sheet_implement_setup",
     "tcs_sheet_prepared_defense",
     "tcs_sheet_reveal",
     "tcs_sheet_strike_units",

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation
 from campaigns.services._base import append_log
@@ -40,6 +41,7 @@ from campaigns.tcs.state import blockers_for, current_turn, options_for
 from rules.dice import D6, EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError
 from rules.explain import DecisionRequired, Explanation
+from rules.i18n import msg
 from rules.tcs.command_prep import AttemptMode, attempt_implementation
 from rules.tcs.morale import BattalionMorale, battalion_recovery
 from rules.tcs.opsheet import OpSheetType
@@ -66,8 +68,12 @@ def tcs_phase_open(*, side: Side, actor) -> CommandPhase:
             append_log(
                 campaign,
                 kind=LogEntry.Kind.EVENT,
-                summary=_("%(side)s: Command Phase of turn %(n)s (%(clock)s).")
-                % {"side": side.name, "n": turn.number, "clock": turn.clock},
+                summary=msg(
+                    "%(side)s: Command Phase of turn %(n)s (%(clock)s).",
+                    side=side.name,
+                    n=turn.number,
+                    clock=turn.clock,
+                ),
                 rule="2.0",
                 actor=actor,
                 data={"tcs": {"phase": phase.pk}, "turn": turn.number},
@@ -118,7 +124,7 @@ def tcs_phase_weighted_turns(
                 step.campaign,
                 phase.side,
                 actor,
-                _("%(side)s: no op sheet in Command Prep.") % {"side": phase.side.name},
+                msg("%(side)s: no op sheet in Command Prep.", side=phase.side.name),
                 rule="6.9.d",
                 tag={"phase": phase.pk},
             )
@@ -188,7 +194,7 @@ def tcs_phase_attempt(
         except DecisionRequired as need:
             row = need.decision.key.split(":", 1)[1]
             field = "move_threshold" if row == "move" and row != record.sheet_type else "threshold"
-            raise ValidationError({field: need.decision.prompt}) from None
+            raise ValidationError({field: say(need.decision.prompt)}) from None
         except RuleError as exc:
             raise rule_error(
                 exc, "roll" if exc.__class__.__name__ == "DiceError" else None
@@ -203,7 +209,7 @@ def tcs_phase_attempt(
                     step.campaign,
                     phase.side,
                     actor,
-                    _("Struck from %(s)s: %(u)s.") % {"s": other, "u": ", ".join(units)},
+                    msg("Struck from %(s)s: %(u)s.", s=other, u=", ".join(units)),
                     rule="6.10.a",
                     tag={"sheet": other_record.pk},
                 )
@@ -322,8 +328,10 @@ def tcs_phase_recovery(
                 step.campaign,
                 phase.side,
                 actor,
-                _("Dice entered for %(f)s were not used: no recovery roll is made for them.")
-                % {"f": ", ".join(unused)},
+                msg(
+                    "Dice entered for %(f)s were not used: no recovery roll is made for them.",
+                    f=", ".join(unused),
+                ),
                 rule="17.1.d",
                 tag={"phase": phase.pk},
                 turn=turn.number,
@@ -349,7 +357,7 @@ def _entered_recovery(
         try:
             entered[pk] = D6.check_value(value)
         except RuleError as exc:
-            errors[f"roll_{pk}"] = exc.message
+            errors[f"roll_{pk}"] = say(exc.message)
     if errors:
         raise ValidationError(errors)
     return entered
@@ -411,8 +419,11 @@ def tcs_phase_complete(*, phase: CommandPhase, actor) -> CommandPhase:
         append_log(
             campaign,
             kind=LogEntry.Kind.EVENT,
-            summary=_("%(side)s completed the Command Phase of turn %(n)s.")
-            % {"side": phase.side.name, "n": phase.turn},
+            summary=msg(
+                "%(side)s completed the Command Phase of turn %(n)s.",
+                side=phase.side.name,
+                n=phase.turn,
+            ),
             rule="2.0",
             actor=actor,
             data={"tcs": {"phase": phase.pk}, "turn": phase.turn},

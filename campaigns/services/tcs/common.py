@@ -14,15 +14,20 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.models.tcs import TCS_TEMPLATE
 from campaigns.services._base import append_log, lock_campaign
 from rules.dice import EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError
 from rules.explain import Explanation
+from rules.i18n import Msg, msg
 from rules.serial import to_data
+from rules.tcs.labels import ENTRY_STATES, SHEET_STATES, SHEET_TYPES
 
 MAX_RATING = 12
+# engine states a step's value may carry, shown in words
+WORDS: dict[str, Msg] = {**ENTRY_STATES, **SHEET_TYPES, **SHEET_STATES}
 
 
 # --- clock and readings ---------------------------------------------------------------------
@@ -85,7 +90,8 @@ def side_write(side_or_id: Side | int, campaign_id: int, actor) -> Iterator[Camp
 
 
 def rule_error(exc: RuleError, field: str | None = None) -> ValidationError:
-    text = f"[{exc.rule}] {exc.message}" if exc.rule else exc.message
+    """An engine refusal in the reader's words, with its rule."""
+    text = f"[{exc.rule}] {say(exc.message)}" if exc.rule else say(exc.message)
     return ValidationError({field: text}) if field else ValidationError(text)
 
 
@@ -129,7 +135,7 @@ def roll_needed(exc: RollNeeded, field: str) -> ValidationError:
     return ValidationError(
         {
             field: _("Enter one more %(kind)s for %(purpose)s, or let the site roll.")
-            % {"kind": exc.kind, "purpose": exc.purpose}
+            % {"kind": exc.kind, "purpose": say(exc.purpose)}
         }
     )
 
@@ -137,14 +143,19 @@ def roll_needed(exc: RollNeeded, field: str) -> ValidationError:
 # --- the log --------------------------------------------------------------------------------
 
 
-def _show(value: Any) -> str:
+def _show(value: Any) -> str | Msg:
+    """A step's value as a reader sees it: the engine's states in words."""
+    if isinstance(value, Msg):
+        return value
     value = to_data(value)
     if isinstance(value, list):
         return ", ".join(map(str, value)) or "—"
     if isinstance(value, dict):
         return ", ".join(f"{k}: {v}" for k, v in value.items())
     if isinstance(value, bool):
-        return _("yes") if value else _("no")
+        return msg("yes") if value else msg("no")
+    if isinstance(value, str) and value in WORDS:
+        return WORDS[value]
     return str(value)
 
 
@@ -159,20 +170,23 @@ def log_explanation(
 ) -> None:
     """One log entry per explanation step, with its rule id; rolls are ROLL entries."""
     for step in explanation:
-        text = step.text
+        text: str | Msg = step.text
         data: dict[str, Any] = {"tcs": dict(tag)}
         if turn is not None:
             data["turn"] = turn
         if step.value is not None:
             data["value"] = to_data(step.value)
             shown = _show(step.value)
-            if not text.endswith(shown):
-                text = f"{text} → {shown}"
+            if not str(text).endswith(str(shown)):
+                text = msg("%(text)s → %(value)s", text=text, value=shown)
         kind = LogEntry.Kind.RULE
         if step.roll is not None:
             data["roll"] = step.roll.as_dict()
             kind = LogEntry.Kind.ROLL
-            text = f"{text} ({step.roll.kind}, {_('server') if step.roll.source == 'server' else _('entered')})"
+            source = msg("server") if step.roll.source == "server" else msg("entered")
+            text = msg(
+                "%(text)s (%(kind)s, %(source)s)", text=text, kind=step.roll.kind, source=source
+            )
         append_log(
             campaign,
             kind=kind,
@@ -188,7 +202,7 @@ def log_private(
     campaign: Campaign,
     side: Side,
     actor,
-    summary: str,
+    summary: str | Msg,
     *,
     rule: str = "",
     kind: str = LogEntry.Kind.RULE,

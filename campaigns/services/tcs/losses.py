@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry, Side
 from campaigns.models.tcs import TcsDecision, TcsFormation, TcsUnit
-from campaigns.services._base import append_log
 from campaigns.services.tcs.common import (
     dice_for,
     locked,
@@ -36,8 +35,10 @@ from campaigns.tcs.state import current_turn, options_for
 from rules.dice import EnteredDice
 from rules.errors import DiceError, RollNeeded, RuleError
 from rules.explain import DecisionRequired, Explanation
+from rules.i18n import msg, nmsg
+from rules.tcs import labels
 from rules.tcs.morale import BattalionMorale, battalion_loss
-from rules.tcs.opsheet import EntryStatus, OpSheetType, check_assignment, eliminate
+from rules.tcs.transitions import eliminate
 from rules.tcs.vehicle_morale import vehicle_step_losses
 
 
@@ -151,7 +152,11 @@ def tcs_losses_record(
         logs: list[tuple[dict, Explanation]] = []
         intro = Explanation()
         unit.steps_lost += steps
-        intro.add("10.0", f"{unit.code} loses {steps} step(s)", unit.steps_left)
+        intro.add(
+            "10.0",
+            nmsg("%(u)s loses %(n)s step", "%(u)s loses %(n)s steps", steps, u=unit.code),
+            unit.steps_left,
+        )
         logs.append(({"unit": unit.pk}, intro))
         formation = unit.formation
         if (
@@ -184,8 +189,11 @@ def tcs_losses_record(
                 campaign,
                 side,
                 actor,
-                _("Op sheet %(s)s: %(status)s after the vehicle morale failure.")
-                % {"s": engine.record(pk).code, "status": engine.sheets[pk].status.value},
+                msg(
+                    "Op sheet %(s)s: %(status)s after the vehicle morale failure.",
+                    s=engine.record(pk).code,
+                    status=labels.sheet_state(engine.sheets[pk].status),
+                ),
                 rule="17.8.c",
                 tag={"sheet": pk},
             )
@@ -205,7 +213,7 @@ def _battalion_loss(engine, unit, candidates, combat, turn, outcome, logs):
     except DecisionRequired as need:
         if not combat:  # nothing would be counted: no one needs to choose
             exp = Explanation()
-            exp.add("17.1.a", f"{unit.code}: non-combat loss, ignored", 0)
+            exp.add("17.1.a", msg("%(u)s: non-combat loss, ignored", u=unit.code), 0)
             logs.append(({"unit": unit.pk}, exp))
             return None
         outcome["awaiting"] = list(need.decision.options)
@@ -246,8 +254,12 @@ def _ask_opponent(campaign, side, unit, decision, combat, turn, actor) -> int:
         campaign,
         side,
         actor,
-        _("%(u)s is as near to %(b)s: %(o)s chooses whose morale it counts for.")
-        % {"u": unit.code, "b": " / ".join(decision.options), "o": opponent.name},
+        msg(
+            "%(u)s is as near to %(b)s: %(o)s chooses whose morale it counts for.",
+            u=unit.code,
+            b=" / ".join(decision.options),
+            o=opponent.name,
+        ),
         rule="17.1.c",
         tag={"unit": unit.pk, "decision": asked.pk},
         turn=turn.number,
@@ -256,8 +268,11 @@ def _ask_opponent(campaign, side, unit, decision, combat, turn, actor) -> int:
         campaign,
         opponent,
         actor,
-        _("%(side)s asks you to choose which battalion the loss of %(u)s counts for.")
-        % {"side": side.name, "u": unit.code},
+        msg(
+            "%(side)s asks you to choose which battalion the loss of %(u)s counts for.",
+            side=side.name,
+            u=unit.code,
+        ),
         rule="17.1.c",
         kind=LogEntry.Kind.EVENT,
         tag={"decision": asked.pk},
@@ -308,163 +323,9 @@ def tcs_decision_resolve(*, decision: TcsDecision, actor, choice: str) -> TcsDec
             campaign,
             decision.chooser,
             actor,
-            _("You chose %(b)s for the loss of %(u)s.") % {"b": choice, "u": decision.unit.code},
+            msg("You chose %(b)s for the loss of %(u)s.", b=choice, u=decision.unit.code),
             rule="17.1.c",
             kind=LogEntry.Kind.EVENT,
             tag={"decision": decision.pk},
         )
     return decision
-
-
-# --- corrections ----------------------------------------------------------------------------
-
-
-def tcs_morale_correct(*, formation: TcsFormation, actor, value: int, reason: str) -> TcsFormation:
-    """Correct a morale value (a mistake at the table); the correction is logged with its
-    reason and the old value."""
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError({"reason": _("Say why the value is corrected.")})
-    if value < 0:
-        raise ValidationError({"value": _("Morale is never below 0.")})
-    with side_write(formation.side_id, formation.campaign_id, actor) as campaign:
-        formation = TcsFormation.objects.select_related("side").get(pk=formation.pk)
-        if formation.morale == TcsFormation.Morale.NONE:
-            raise ValidationError({"value": _("This formation keeps no morale.")})
-        before = formation.state.get("value", 0)
-        turn = current_turn(campaign)
-        save_formation(formation, {**formation.state, "value": value}, turn.number, "correction")
-        append_log(
-            campaign,
-            kind=LogEntry.Kind.CORRECTION,
-            summary=_("%(f)s morale corrected from %(a)s to %(b)s: %(why)s")
-            % {"f": formation.code, "a": before, "b": value, "why": reason},
-            rule="17.1" if formation.morale == TcsFormation.Morale.BATTALION else "17.8",
-            actor=actor,
-            private_to=formation.side,
-            data={"tcs": {"formation": formation.pk}, "before": before, "after": value},
-        )
-    return formation
-
-
-def _put_back(engine: SideEngine, unit: TcsUnit) -> tuple[list[str], list[str], Explanation]:
-    """Put a unit that returns to play back on the sheets it was on when destroyed, where
-    the rules still allow it: the sheet has not ended and 6.7.c holds; an addition that is
-    still in Command Prep [6.13.c]. Returns (sheets back on, sheets not, explanation)."""
-    exp = Explanation()
-    back: list[str] = []
-    not_back: list[str] = []
-    for record in engine.records:
-        state = engine.sheets[record.pk]
-        entry = state.entry(unit.code)
-        if entry is None or entry.status is not EntryStatus.ELIMINATED:
-            continue
-        if state.status.closed:
-            not_back.append(record.code)
-            exp.add(
-                "6.11", f"{record.code} has ended ({state.status.value}): {unit.code} stays off it"
-            )
-            continue
-        others = [s for pk, s in engine.sheets.items() if pk != record.pk]
-        try:
-            check_assignment(
-                unit.code, state.type, others, implemented=state.status.value == "implemented"
-            )
-        except RuleError as exc:
-            not_back.append(record.code)
-            exp.add("6.7.c", f"{unit.code} cannot return to {record.code}: {exc.message}")
-            continue
-        entry.status = EntryStatus.ACTIVE
-        back.append(record.code)
-        exp.add("10.0", f"{unit.code} is back on {record.code} as {entry.mission or 'reserve'}")
-    for left in unit.left_additions:
-        record = next((r for r in engine.records if r.pk == left["sheet"]), None)
-        if record is None:
-            continue
-        state = engine.sheets[record.pk]
-        addition = next((a for a in state.pending_additions if a.id == left["addition"]), None)
-        name = f"{record.code}/{left['addition']}"
-        if addition is None:
-            not_back.append(name)
-            exp.add("6.13.c", f"{name} is no longer in Command Prep: {unit.code} stays off it")
-            continue
-        addition.missions[unit.code] = OpSheetType(left["mission"])
-        back.append(name)
-        exp.add("6.13.c", f"{unit.code} is back in {name}")
-    return back, not_back, exp
-
-
-def tcs_unit_restore(*, unit: TcsUnit, actor, steps: int, reason: str) -> TcsUnit:
-    """Give back steps entered by mistake. A unit that was eliminated returns to play and,
-    where the rules allow it, to the sheets it was on (not to a sheet that has ended, nor
-    when 6.7.c forbids it; each case is logged). A battalion choice still awaited from the
-    opponent is cancelled. Morale is not recomputed: correct it separately (logged)."""
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError({"reason": _("Say why the steps are given back.")})
-    with side_write(unit.side_id, unit.campaign_id, actor) as campaign:
-        unit = TcsUnit.objects.select_related("side").get(pk=unit.pk)
-        if not 1 <= steps <= unit.steps_lost:
-            raise ValidationError(
-                {"steps": _("%(u)s has lost %(n)s steps.") % {"u": unit.code, "n": unit.steps_lost}}
-            )
-        was_eliminated = unit.eliminated
-        unit.steps_lost -= steps
-        unit.eliminated_turn = None
-        append_log(
-            campaign,
-            kind=LogEntry.Kind.CORRECTION,
-            summary=_("%(u)s: %(n)s step(s) given back (%(why)s).")
-            % {"u": unit.code, "n": steps, "why": reason},
-            rule="10.0",
-            actor=actor,
-            private_to=unit.side,
-            data={"tcs": {"unit": unit.pk}},
-        )
-        unit.restored = {"back": [], "not_back": [], "eliminated": was_eliminated}
-        if was_eliminated:
-            turn = current_turn(campaign)
-            engine = load_side(campaign, unit.side)
-            back, not_back, exp = _put_back(engine, unit)
-            engine.save_sheets(turn.number)
-            unit.restored = {"back": back, "not_back": not_back, "eliminated": True}
-            unit.left_additions = []
-            log_explanation(
-                campaign,
-                exp,
-                actor=actor,
-                private_to=unit.side,
-                tag={"unit": unit.pk},
-                turn=turn.number,
-            )
-            _cancel_decisions(campaign, unit, actor)
-            log_private(
-                campaign,
-                unit.side,
-                actor,
-                _(
-                    "%(u)s is back in play. Morale is not recomputed: if its loss changed a "
-                    "battalion or vehicle morale value, correct that value with the reason."
-                )
-                % {"u": unit.code},
-                rule="17.1",
-                tag={"unit": unit.pk},
-            )
-        unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions"])
-    return unit
-
-
-def _cancel_decisions(campaign, unit: TcsUnit, actor) -> None:
-    for decision in TcsDecision.objects.filter(unit=unit, status=TcsDecision.Status.OPEN):
-        decision.status = TcsDecision.Status.CANCELLED
-        decision.resolved_at = timezone.now()
-        decision.resolved_by = actor
-        decision.save(update_fields=["status", "resolved_at", "resolved_by"])
-        log_private(
-            campaign,
-            unit.side,
-            actor,
-            _("The opponent's choice for %(u)s is no longer needed.") % {"u": unit.code},
-            rule="17.1.c",
-            tag={"unit": unit.pk, "decision": decision.pk},
-        )

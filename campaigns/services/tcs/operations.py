@@ -19,6 +19,7 @@ from campaigns.services._base import append_log
 from campaigns.services.campaigns import campaign_create, side_join
 from campaigns.services.tcs.common import MAX_RATING, check_code, parse_clock, side_write
 from rules.errors import TableDataError
+from rules.i18n import Msg, msg, nmsg
 from rules.tcs.clock import Light, Turn
 from rules.tcs.command_prep import CommandPrepTable
 from rules.tcs.morale import BattalionMorale
@@ -48,6 +49,7 @@ def tcs_operation_create(
     visibility: str = Campaign.Visibility.PRIVATE,
     description: str = "",
     creator_side: int | None = None,
+    club=None,
 ) -> Campaign:
     """An operation with two sides and their Command Prep ratings [6.9.a].
 
@@ -79,6 +81,7 @@ def tcs_operation_create(
             template=TCS_TEMPLATE,
             description=description,
             visibility=visibility,
+            club=club,
             as_game_master=creator_side is None,
         )
         campaign.state = {"turn": Turn(0, minutes, Light(light)).to_dict()}
@@ -90,16 +93,14 @@ def tcs_operation_create(
         append_log(
             campaign,
             kind=LogEntry.Kind.SETUP,
-            summary=_(
-                "TCS operation set up: %(a)s rated %(ra)s, %(b)s rated %(rb)s; play starts at %(clock)s."
-            )
-            % {
-                "a": sides[0].name,
-                "ra": ratings[0],
-                "b": sides[1].name,
-                "rb": ratings[1],
-                "clock": Turn(1, minutes).clock,
-            },
+            summary=msg(
+                "TCS operation set up: %(a)s rated %(ra)s, %(b)s rated %(rb)s; play starts at %(clock)s.",
+                a=sides[0].name,
+                ra=ratings[0],
+                b=sides[1].name,
+                rb=ratings[1],
+                clock=Turn(1, minutes).clock,
+            ),
             rule="6.9.a",
             actor=creator,
         )
@@ -130,14 +131,14 @@ def tcs_side_update(*, side: Side, actor, rating: int, table: Any | None) -> Tcs
         append_log(
             campaign,
             kind=LogEntry.Kind.SETUP,
-            summary=_("%(side)s: Command Prep rating %(r)s; %(table)s.")
-            % {
-                "side": side.name,
-                "r": rating,
-                "table": _("Command Prep Table entered")
+            summary=msg(
+                "%(side)s: Command Prep rating %(r)s; %(table)s.",
+                side=side.name,
+                r=rating,
+                table=msg("Command Prep Table entered")
                 if table
-                else _("thresholds read off the printed chart"),
-            },
+                else msg("thresholds read off the printed chart"),
+            ),
             rule="6.9.f",
             actor=actor,
             private_to=side,
@@ -247,24 +248,25 @@ def _add_unit(campaign, side, *, code, formation, category, steps, order):
     )
 
 
-def _log_oob(campaign, side, actor, what: str) -> None:
+def _log_oob(campaign, side, actor, what: Msg) -> None:
     append_log(
         campaign,
         kind=LogEntry.Kind.SETUP,
-        summary=_("%(side)s order of battle: %(what)s.") % {"side": side.name, "what": what},
+        summary=msg("%(side)s order of battle: %(what)s.", side=side.name, what=what),
         actor=actor,
         private_to=side,
         data={"tcs": {"side": side.pk}},
     )
 
 
-def _oob_add(side: Side, actor, add: Callable[..., Any], what: str, **fields):
-    """Add one formation or unit at the end of the side's list, logged privately."""
+def _oob_add(side: Side, actor, add: Callable[..., Any], what: Callable[[str], Msg], **fields):
+    """Add one formation or unit at the end of the side's list, logged privately (`what`
+    gives the log's words for the added code)."""
     model = TcsFormation if add is _add_formation else TcsUnit
     with side_write(side, side.campaign_id, actor) as campaign:
         order = model.objects.filter(side=side).count()
         added = add(campaign, side, order=order, **fields)
-        _log_oob(campaign, side, actor, what % {"c": added.code})
+        _log_oob(campaign, side, actor, what(added.code))
     return added
 
 
@@ -284,7 +286,7 @@ def tcs_formation_add(
         side,
         actor,
         _add_formation,
-        _("formation %(c)s added"),
+        lambda c: msg("formation %(c)s added", c=c),
         code=code,
         start_value=start_value,
         **fields,
@@ -301,13 +303,25 @@ def tcs_unit_add(
     steps: int,
 ) -> TcsUnit:
     fields = {"formation": formation, "category": category, "steps": steps}
-    return _oob_add(side, actor, _add_unit, _("unit %(c)s added"), code=code, **fields)
+    return _oob_add(
+        side, actor, _add_unit, lambda c: msg("unit %(c)s added", c=c), code=code, **fields
+    )
+
+
+def _whole(text: str, field: str) -> int:
+    """A CSV cell that must hold a whole number; a word is reported as not a number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ValidationError(
+            {field: _("“%(v)s” is not a whole number.") % {"v": text or "—"}}
+        ) from None
 
 
 def _csv_row(campaign, side, row, formations, orders, added) -> None:
     """Add the formation or unit of one CSV row (errors are ValidationErrors by field)."""
     if row.get("type") == "formation":
-        start = row.get("steps") or "0"
+        start = _whole(row.get("steps") or "0", "steps")
         f = _add_formation(
             campaign,
             side,
@@ -316,7 +330,7 @@ def _csv_row(campaign, side, row, formations, orders, added) -> None:
             morale=row.get("morale", "") or "none",
             is_battalion=row.get("battalion", "").lower() in ("1", "yes", "true", "y"),
             track=row.get("track", ""),
-            start_value=int(start) if start.isdecimal() else -1,
+            start_value=start,
             order=orders[0],
         )
         formations[f.code] = f
@@ -326,20 +340,33 @@ def _csv_row(campaign, side, row, formations, orders, added) -> None:
         fcode = row.get("formation", "")
         if fcode and fcode not in formations:
             raise ValidationError({"formation": _("unknown formation %(f)s") % {"f": fcode}})
-        steps = row.get("steps", "")
+        steps = _whole(row.get("steps", ""), "steps")
         _add_unit(
             campaign,
             side,
             code=row.get("id", ""),
             formation=formations.get(fcode),
             category=row.get("category", ""),
-            steps=int(steps) if steps.isdecimal() else 0,
+            steps=steps,
             order=orders[1],
         )
         orders[1] += 1
         added[1] += 1
     else:
         raise ValidationError({"type": _("must be “formation” or “unit”")})
+
+
+def _counts(formations: int, units: int) -> Msg:
+    return msg(
+        "%(f)s and %(u)s",
+        f=nmsg("%(n)s formation", "%(n)s formations", formations),
+        u=nmsg("%(n)s unit", "%(n)s units", units),
+    )
+
+
+def imported_words(formations: int, units: int) -> Msg:
+    """What a player is told after a CSV import, with the counts in the right plural."""
+    return msg("Imported %(what)s.", what=_counts(formations, units))
 
 
 def tcs_oob_import(*, side: Side, actor, text: str) -> tuple[int, int]:
@@ -393,6 +420,6 @@ def tcs_oob_import(*, side: Side, actor, text: str) -> tuple[int, int]:
             campaign,
             side,
             actor,
-            _("imported %(f)s formations and %(u)s units") % {"f": added[0], "u": added[1]},
+            msg("imported %(what)s", what=_counts(*added)),
         )
     return added[0], added[1]

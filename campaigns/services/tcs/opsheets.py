@@ -37,17 +37,13 @@ from campaigns.services.tcs.engine import (
 from campaigns.tcs.graphics import check_graphic
 from campaigns.tcs.state import current_turn, options_for
 from rules.errors import RuleError
+from rules.i18n import msg
+from rules.tcs import labels
 from rules.tcs.additions import add_units
 from rules.tcs.clock import Phase
-from rules.tcs.opsheet import (
-    OpSheetType,
-    SheetStatus,
-    declare_failure,
-    declare_success,
-    draw_sheet,
-    strike_units,
-)
+from rules.tcs.opsheet import OpSheetType, SheetStatus, draw_sheet
 from rules.tcs.prepared_defense import prepared_defense
+from rules.tcs.transitions import declare_failure, declare_success, strike_units
 
 
 def _log_on_sheet(campaign, side, actor, explanation, record: OpSheetRecord, turn: int) -> None:
@@ -165,8 +161,13 @@ def tcs_sheet_draw(
         append_log(
             campaign,
             kind=LogEntry.Kind.EVENT,
-            summary=_("%(side)s drew op sheet %(c)s (%(type)s, size %(size)s).")
-            % {"side": side.name, "c": code, "type": state["type"], "size": state["size"]},
+            summary=msg(
+                "%(side)s drew op sheet %(c)s (%(type)s, size %(size)s).",
+                side=side.name,
+                c=code,
+                type=labels.sheet_type(state["type"]),
+                size=state["size"],
+            ),
             rule="6.8",
             actor=actor,
             private_to=side,
@@ -176,7 +177,7 @@ def tcs_sheet_draw(
     return record
 
 
-def _own_sheet(sheet: OpSheetRecord) -> OpSheetRecord:
+def own_sheet(sheet: OpSheetRecord) -> OpSheetRecord:
     found = OpSheetRecord.objects.select_related("side").filter(pk=sheet.pk).first()
     if found is None:
         raise ValidationError({"sheet": _("This op sheet no longer exists.")})
@@ -196,7 +197,7 @@ def tcs_sheet_edit(
     except ValidationError as exc:
         raise ValidationError({"graphic": exc.messages}) from None
     with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
-        sheet = _own_sheet(sheet)
+        sheet = own_sheet(sheet)
         setup = campaign.status == Campaign.Status.SETUP
         if not setup and sheet.status not in ("unimplemented", "prelims_active"):
             raise ValidationError(_("An implemented op sheet may not be altered [6.5]."))
@@ -227,61 +228,15 @@ def tcs_sheet_edit(
         append_log(
             campaign,
             kind=LogEntry.Kind.CORRECTION,
-            summary=_("Op sheet %(c)s corrected: %(fields)s.")
-            % {"c": sheet.code, "fields": ", ".join(changed)},
+            summary=msg(
+                "Op sheet %(c)s corrected: %(fields)s.", c=sheet.code, fields=", ".join(changed)
+            ),
             rule="6.5",
             actor=actor,
             private_to=None if sheet.revealed_at else sheet.side,
             data={"tcs": {"sheet": sheet.pk}, "fields": changed},
         )
     return sheet
-
-
-def sheet_deletable(campaign: Campaign, sheet: OpSheetRecord) -> bool:
-    """During set-up any sheet (nothing has happened under it yet); in play a sheet still
-    unimplemented whose units never left another sheet for it: dropping it is striking all
-    its units [6.13.b]. Implemented, prelims-active and ended sheets are the operation's
-    history: they end by success or failure [6.11]."""
-    if campaign.status == Campaign.Status.SETUP:
-        return True
-    state = sheet.state
-    return (
-        campaign.status == Campaign.Status.ACTIVE
-        and state.get("status") == SheetStatus.UNIMPLEMENTED.value
-        and not state.get("additions")
-    )
-
-
-def tcs_sheet_delete(*, sheet: OpSheetRecord, actor) -> str:
-    """Delete a sheet drawn by mistake (see `sheet_deletable`). Its log entries stay, private
-    to the side as before; the deletion itself is logged as a correction. Returns the code."""
-    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
-        sheet = _own_sheet(sheet)
-        if not sheet_deletable(campaign, sheet):
-            raise ValidationError(
-                _(
-                    "Only a sheet that never took effect may be deleted: any sheet during "
-                    "set-up, or in play one still unimplemented (its units are struck "
-                    "[6.13.b]). Declare an implemented sheet succeeded or failed instead [6.11]."
-                )
-            )
-        code, pk, side = sheet.code, sheet.pk, sheet.side
-        turn = current_turn(campaign)
-        append_log(
-            campaign,
-            kind=LogEntry.Kind.CORRECTION,
-            summary=_("%(side)s deleted op sheet %(c)s (%(status)s).")
-            % {"side": side.name, "c": code, "status": sheet.status_label},
-            rule="6.13.b" if campaign.status != Campaign.Status.SETUP else "27.1.f",
-            actor=actor,
-            private_to=None if sheet.revealed_at else side,
-            data={"tcs": {"sheet": pk, "deleted": True}, "turn": turn.number},
-        )
-        if sheet.graphic:
-            name = sheet.graphic.name
-            transaction.on_commit(lambda: private_storage().delete(name))
-        sheet.delete()
-    return code
 
 
 def tcs_sheet_reveal(*, sheet: OpSheetRecord, actor) -> OpSheetRecord:
@@ -299,8 +254,7 @@ def tcs_sheet_reveal(*, sheet: OpSheetRecord, actor) -> OpSheetRecord:
         append_log(
             campaign,
             kind=LogEntry.Kind.EVENT,
-            summary=_("%(side)s revealed op sheet %(c)s.")
-            % {"side": sheet.side.name, "c": sheet.code},
+            summary=msg("%(side)s revealed op sheet %(c)s.", side=sheet.side.name, c=sheet.code),
             actor=actor,
             data={"tcs": {"sheet": sheet.pk}},
         )

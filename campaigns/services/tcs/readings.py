@@ -10,12 +10,15 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import locked
+from campaigns.tcs.readings import READINGS
 from campaigns.tcs.state import options_for
+from rules.i18n import Msg, msg
 from rules.serial import to_data
 from rules.tcs.options import TcsOptions
 
@@ -34,6 +37,20 @@ OPTION_RULES = {
     "carried_rounding": "10.0.g",
 }
 MAX_TURN_MINUTES = 240
+
+
+def _reading_name(name: str) -> Msg | str:
+    """The reading's label as a message (its English text is the catalogue's id)."""
+    if name not in READINGS:
+        return name
+    with translation.override("en"):
+        return msg(str(READINGS[name][0]))
+
+
+def _reading_value(value: Any) -> Msg | str:
+    if isinstance(value, bool):
+        return msg("on") if value else msg("off")
+    return str(value)
 
 
 def _coerce(field: dataclasses.Field, value: Any) -> Any:
@@ -95,8 +112,12 @@ def tcs_options_update(*, campaign: Campaign, actor, values: Mapping[str, Any]) 
             append_log(
                 campaign,
                 kind=LogEntry.Kind.SETUP,
-                summary=_("Rule reading %(name)s changed from %(old)s to %(new)s.")
-                % {"name": name, "old": old, "new": new},
+                summary=msg(
+                    "Rule reading %(name)s changed from %(old)s to %(new)s.",
+                    name=_reading_name(name),
+                    old=_reading_value(old),
+                    new=_reading_value(new),
+                ),
                 rule=OPTION_RULES.get(name, ""),
                 actor=actor,
                 data={"tcs": {"options": name}, "before": old, "after": new},

@@ -14,6 +14,8 @@ from campaigns.selectors.tcs import start_blockers
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import locked, may_manage
 from campaigns.tcs.state import END_AGREED, current_turn, options_for
+from rules.i18n import msg
+from rules.tcs import labels
 from rules.tcs.clock import Light, Turn, next_turn
 
 
@@ -30,8 +32,7 @@ def tcs_operation_start(*, campaign: Campaign, actor) -> Campaign:
             raise ValidationError(
                 _(
                     "Play may not start with unimplemented op sheets [27.1.f]: %(s)s. Their "
-                    "side deletes each one (and draws it again: during set-up a sheet starts "
-                    "implemented)."
+                    "side implements or deletes each one from the sheet's page."
                 )
                 % {"s": "; ".join(b.what for b in blockers)}
             )
@@ -43,8 +44,11 @@ def tcs_operation_start(*, campaign: Campaign, actor) -> Campaign:
         append_log(
             campaign,
             kind=LogEntry.Kind.EVENT,
-            summary=_("Play starts: turn 1, %(clock)s (%(light)s).")
-            % {"clock": first.clock, "light": first.light.value},
+            summary=msg(
+                "Play starts: turn 1, %(clock)s (%(light)s).",
+                clock=first.clock,
+                light=labels.light(first.light),
+            ),
             rule="2.0",
             actor=actor,
             data={"tcs": {"turn": 1}},
@@ -86,8 +90,12 @@ def tcs_turn_advance(
         append_log(
             campaign,
             kind=LogEntry.Kind.EVENT,
-            summary=_("Turn %(n)s begins at %(clock)s (%(light)s).")
-            % {"n": new.number, "clock": new.clock, "light": new.light.value},
+            summary=msg(
+                "Turn %(n)s begins at %(clock)s (%(light)s).",
+                n=new.number,
+                clock=new.clock,
+                light=labels.light(new.light),
+            ),
             rule="1.3",
             actor=actor,
             data={"tcs": {"turn": new.number}},

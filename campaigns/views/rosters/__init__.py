@@ -10,6 +10,7 @@ from campaigns.views.rosters.roster_pages import (
     roster_house_rules,
     roster_list,
     roster_new,
+    roster_print_view,
     roster_revert_view,
     roster_settings,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "roster_house_rules",
     "roster_list",
     "roster_new",
+    "roster_print_view",
     "roster_revert_view",
     "roster_settings",
     "skirmish_action",

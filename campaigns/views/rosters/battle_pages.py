@@ -10,23 +10,33 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import SkirmishBattle
-from campaigns.permissions import can_correct_result, can_view_skirmish, player_side
+from campaigns.permissions import (
+    can_correct_result,
+    can_view_roster,
+    can_view_skirmish,
+    player_side,
+)
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import M1936, PARABELLUM
+from campaigns.rosters.words import soldier_name
 from campaigns.selectors.rosters import (
-    battle_events,
+    battle_events_window,
     battle_orders,
     sealed_status,
     skirmish_detail,
 )
 from campaigns.services import skirmish as sk
 from campaigns.views.common import form_errors, partial_request
+from campaigns.views.paging import cursor, more, window
 from rules.errors import RuleError
+from rules.i18n import msg
 from rules.m1936.army import ArmyList
 from rules.m1936.bogging import Ground, bog_risk, can_bog
 from rules.m1936.data import catalogue
 from rules.m1936.weather import Weather
+from rules.parabellum import labels as pbl
 from rules.parabellum.battle import TURNS
 from rules.parabellum.roster import Roster as PBRoster
 
@@ -74,8 +84,25 @@ def soldier_choices(sides) -> list[tuple[str, str]]:
         down = {c["soldier_id"] for c in s.casualties if c.get("healed_turn") is None}
         for x in PBRoster.from_dict(s.snapshot).active:
             mark = " ✝" if x.id in down else ""
-            out.append((f"{s.index}:{x.id}", f"{s.player} · {x.id} ({x.experience}){mark}"))
+            exp = say(pbl.label(pbl.EXPERIENCES, x.experience))
+            out.append((f"{s.index}:{x.id}", f"{s.player} · {soldier_name(x.id)} ({exp}){mark}"))
     return out
+
+
+def soldier_rows(snapshot: dict) -> list[dict]:
+    """The soldiers of a fielded squad as the battle page shows them, in words."""
+    if not snapshot:
+        return []
+    return [
+        {
+            "id": x.id,
+            "name": soldier_name(x.id),
+            "status": x.status,
+            "experience": say(pbl.label(pbl.EXPERIENCES, x.experience)),
+            "specialist": say(pbl.label(pbl.SPECIALISTS, x.specialist)) if x.specialist else "",
+        }
+        for x in PBRoster.from_dict(snapshot).soldiers
+    ]
 
 
 def unit_labels(snapshot: dict) -> list[str]:
@@ -187,12 +214,14 @@ def _bog_context(battle: SkirmishBattle, sides) -> dict | None:
 def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
     """Everything the battle page and its partials show, as this user may see it."""
     sides = list(battle.sides.all())
+    for s in sides:  # link a roster only for a reader who may open it (never a 404)
+        s.roster_visible = s.roster is not None and can_view_roster(request.user, s.roster)
     context = {
         "battle": battle,
         "sides": sides,
         "me": player_side(request.user, battle),
-        "events": battle_events(request.user, battle),
-        "orders": battle_orders(request.user, battle),
+        "events": window(battle_events_window, request.user, battle, cursor=cursor(request)),
+        "orders": _orders_in_words(battle_orders(request.user, battle)),
         "sealed": sealed_status(battle) if battle.mode == "orders" else {},
         "forms": _forms(request, battle, bound),
         "turns": battle.turns,
@@ -212,8 +241,11 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
             for t in battle.tactical or []
         ]
         for s in sides:
-            s.soldiers = PBRoster.from_dict(s.snapshot).soldiers if s.snapshot else ()
-            s.down = {c["soldier_id"]: c for c in s.casualties}
+            s.soldiers = soldier_rows(s.snapshot)
+            s.down = {
+                c["soldier_id"]: {**c, "cause": say(pbl.label(pbl.CAUSES, c.get("cause")))}
+                for c in s.casualties
+            }
     else:
         for s in sides:
             s.units = unit_labels(s.snapshot)
@@ -221,11 +253,26 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
     return context
 
 
+def _orders_in_words(orders: list) -> list:
+    """Sealed orders with their priority order and directives named, not numbered."""
+    for o in orders:
+        o.priority_label = say(
+            msg("%(n)s. %(d)s", n=o.priority_order, d=pbl.PRIORITY_ORDERS[o.priority_order])
+        )
+        o.directive_labels = [
+            say(msg("%(n)s. %(d)s", n=d, d=pbl.DIRECTIVES[d])) for d in o.directives
+        ]
+    return orders
+
+
 def skirmish_detail_view(request, pk: int, *, bound: dict | None = None, status: int = 200):
     battle = battle_for(request, pk)
     if partial_request(request) and request.GET.get("partial") == "log":
-        events = battle_events(request.user, battle)
+        events = window(battle_events_window, request.user, battle)
         return render(request, "rosters/battle.html#battle-log", {"events": events})
+    if more(request) == "log":  # the next older window, in place of the "Older" row
+        events = window(battle_events_window, request.user, battle, cursor=cursor(request))
+        return render(request, "rosters/battle.html#event-rows", {"events": events})
     context = _battle_context(request, battle, bound)
     return render(request, "rosters/battle.html", context, status=status)
 

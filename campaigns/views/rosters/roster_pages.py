@@ -11,11 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.i18n import say
 from campaigns.idempotency import idempotent_form
 from campaigns.ids import as_id
 from campaigns.models import Roster, RosterChange
 from campaigns.permissions import can_edit_roster, can_view_roster
 from campaigns.rosters import forms as rf
+from campaigns.rosters.card import card
 from campaigns.rosters.engine import M1936, PARABELLUM, pb_house_rules, report
 from campaigns.selectors.rosters import (
     battles_for,
@@ -143,6 +145,8 @@ def roster_edit_view(request, pk: int):
         selected = None
     if partial_request(request):
         context = _builder_context(request, roster, error=error, selected=selected)
+        # the History panel sits outside the builder: refreshed out of band with it
+        context.update(oob_history=True, history=roster_history(roster)[:HISTORY_ON_PAGE])
         return render(request, "rosters/detail.html#builder", context, status=400 if error else 200)
     if error:
         messages.error(request, error)
@@ -193,6 +197,14 @@ def roster_house_rules(request, pk: int):
     return redirect(roster)
 
 
+def roster_print_view(request, pk: int):
+    """A printable roster card: each soldier or unit with its values, for the table."""
+    roster = _roster(request, pk)
+    return render(
+        request, "rosters/print.html", {"roster": roster, "card": card(roster.system, roster.data)}
+    )
+
+
 def roster_history_view(request, pk: int):
     roster = _roster(request, pk)
     page = Paginator(roster_history(roster), 50).get_page(request.GET.get("page"))
@@ -224,7 +236,7 @@ def roster_revert_view(request, pk: int, seq: int):
             "text": _(
                 "The roster goes back to how it was before “%(s)s”. Later changes to the same soldiers or units are undone too; the history keeps every entry."
             )
-            % {"s": change.summary},
+            % {"s": say(svc.change_message(change))},
             "button": _("Undo the change"),
         },
     )

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import Campaign
 from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation
 from campaigns.permissions import can_act_for_side
@@ -16,6 +17,7 @@ from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
 from campaigns.views.common import partial_request
 from campaigns.views.tcs.common import apply_errors, flash, load, side_for
+from rules.tcs import labels
 from rules.tcs.opsheet import OpSheet
 from rules.tcs.reserves import forced_commitment
 
@@ -223,7 +225,7 @@ def _phase_action(request, action: str, phase: CommandPhase) -> dict:
             text = _("%(s)s: rolled %(r)s — %(o)s.") % {
                 "s": f"{sheet.code}/{addition_id}" if addition_id else sheet.code,
                 "r": result["roll"] if result["roll"] is not None else "—",
-                "o": result["outcome"].replace("_", " "),
+                "o": say(labels.label(labels.PREP_OUTCOMES, result["outcome"])),
             }
             if result["outcome"] == "implemented" and sheet.sheet_type == "prepared_defense":
                 text += " " + _(

@@ -26,7 +26,7 @@ from campaigns.views.tcs.common import apply_errors, flash, load, posted
 
 @login_required
 def tcs_new(request):
-    form = tf.OperationForm(posted(request))
+    form = tf.OperationForm(posted(request), user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             campaign = svc.tcs_operation_create(creator=request.user, **form.service_kwargs())

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import F
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,7 +19,7 @@ from campaigns.selectors import campaign_log
 from campaigns.selectors.tcs import is_finished, sheet_for
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
-from campaigns.tcs.graphics import GraphicInput, graphic_response
+from campaigns.tcs.graphics import GraphicInput, graphic_response, is_picture
 from campaigns.views.common import partial_request
 from campaigns.views.tcs.common import (
     apply_errors,
@@ -32,7 +33,12 @@ from rules.tcs.opsheet import OpSheet
 
 
 def _live_units(campaign, side):
-    return list(TcsUnit.objects.filter(campaign=campaign, side=side, eliminated_turn__isnull=True))
+    """The side's units in play, formation by formation in the order of battle's order."""
+    return list(
+        TcsUnit.objects.filter(campaign=campaign, side=side, eliminated_turn__isnull=True)
+        .select_related("formation")
+        .order_by(F("formation__order").asc(nulls_last=True), "formation_id", "order", "id")
+    )
 
 
 @login_required
@@ -102,6 +108,8 @@ def tcs_sheet_view(request, pk: int, sheet_pk: int):
         and (state.status.in_prep or state.status.value == "implemented"),
         "can_edit": can_act and (campaign.status == Campaign.Status.SETUP or state.status.in_prep),
         "can_delete": can_act and svc.sheet_deletable(campaign, sheet),
+        "can_implement": can_act and svc.sheet_implementable(campaign, sheet),
+        "graphic_thumbnail": bool(sheet.graphic) and is_picture(sheet.graphic.name),
     }
     if partial_request(request) and request.GET.get("partial") == "log":
         return render(request, "tcs/sheet.html#sheet-log", context)
@@ -151,6 +159,22 @@ def tcs_sheet_delete(request, pk: int, sheet_pk: int):
         return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
     messages.success(request, _("Op sheet %(c)s deleted; the deletion is logged.") % {"c": code})
     return redirect("tcs-operation", pk=campaign.pk)
+
+
+@login_required
+@require_POST
+def tcs_sheet_implement(request, pk: int, sheet_pk: int):
+    """Implement a set-up sheet left in Command Prep, so play can start [27.1.f]."""
+    campaign, viewer, sheet = _sheet(request, pk, sheet_pk)
+    if not can_act_for_side(viewer, sheet.side_id) or is_finished(campaign):
+        raise Http404
+    try:
+        svc.tcs_sheet_implement_setup(sheet=sheet, actor=request.user)
+    except ValidationError as exc:
+        flash(request, exc)
+    else:
+        messages.success(request, _("Op sheet implemented; the change is logged."))
+    return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
 
 
 @login_required

@@ -3,14 +3,13 @@ corrections and steps given back. Only that side (and a neutral game master) see
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say
 from campaigns.models import Side
 from campaigns.models.tcs import TcsFormation
 from campaigns.permissions import can_act_for_side
@@ -33,9 +32,7 @@ def _side_forms(side_view, data=None, files=None, bound: str = ""):
 
     initial = {
         "rating": settings.rating if settings else 3,
-        "prep_table": json.dumps(settings.prep_table, indent=1)
-        if settings and settings.prep_table
-        else "",
+        "prep_table": settings.prep_table if settings else None,
     }
     return {
         "settings": tf.SideSettingsForm(b("settings")[0], initial=initial, prefix="settings"),
@@ -113,7 +110,7 @@ def _side_action(request, action: str, form, side: Side) -> str:
         return _("Unit added.")
     if action == "import":
         f, u = svc.tcs_oob_import(side=side, actor=user, text=d["text"])
-        return _("Imported %(f)s formations and %(u)s units.") % {"f": f, "u": u}
+        return say(svc.imported_words(f, u))
     if action == "loss":
         outcome = svc.tcs_losses_record(
             unit=form.units[d["unit"]],

@@ -7,7 +7,7 @@ import pytest
 from rules.cc import normandy as no
 from rules.cc import stalingrad as st
 from rules.cc.campaign import Pool
-from rules.cc.campaign_tables import EXAMPLE_FILE, FORCES, CampaignTables
+from rules.cc.campaign_tables import EXAMPLE_FILE, CampaignTables
 from rules.cc.common import Faction
 from rules.dice import EnteredDice
 from rules.errors import RuleError, TableDataError
@@ -73,10 +73,14 @@ def test_campaign_tables_example_holds_seed_values_and_matches_the_code():
 
 
 def test_campaign_tables_schema_reports_every_problem():
+    rows = [{"formation": "C", "side": "germans", "cost": -1}, {"side": "axis"}]
     with pytest.raises(TableDataError) as err:
-        FORCES.clean([{"formation": "C", "side": "germans", "cost": -1}, {"side": "axis"}])
-    paths = [p for p, _ in err.value.problems]
-    assert paths == ["row 1.side", "row 1.cost", "row 2.formation"]
+        CampaignTables.load({"campaign_forces": {"rows": rows}})
+    cells = [(p.row, p.column) for p in err.value.found]
+    assert cells == [(1, "side"), (1, "cost"), (2, "formation")]
+    assert [str(p.text) for p in err.value.found][1] == (
+        "Campaign Forces Table, row 1 (C), Cost: enter 0 or more"
+    )
 
 
 def test_campaign_divisional_table_missing_names_the_rule():

@@ -101,7 +101,7 @@ def test_17_1_e_attacking_battalion_cannot_recover():
     box = BattalionMorale("1-123", value=3)
     result = battalion_recovery(box, Turn(1, 600), dice(1), oob=OOB, sheets=[attack])
     assert result.roll is None and box.value == 3
-    assert any(s.rule == "17.1.d" and "attacking" in s.text for s in result.explanation)
+    assert any(s.rule == "17.1.d" and "attacking" in str(s.text) for s in result.explanation)
 
 
 def test_17_1_e_reserves_and_defending_groups_are_not_attacking():

@@ -19,14 +19,16 @@ from rules.tcs.opsheet import (
     c2_status,
     categorise,
     check_assignment,
+    draw_sheet,
+)
+from rules.tcs.reserves import commit_reserves, roll_check
+from rules.tcs.transitions import (
     declare_failure,
     declare_success,
-    draw_sheet,
     eliminate,
     start_prelims,
     strike_units,
 )
-from rules.tcs.reserves import commit_reserves, roll_check
 from rules.tcs.units import OrderOfBattle
 
 from .helpers import battalion, dice, oob_of, units_of

@@ -4,7 +4,7 @@ import pytest
 
 from rules.errors import RuleError
 from rules.tcs.clock import Phase
-from rules.tcs.opsheet import EntryStatus, OpSheetType, declare_failure, draw_sheet
+from rules.tcs.opsheet import EntryStatus, OpSheetType, draw_sheet
 from rules.tcs.options import TcsOptions
 from rules.tcs.reserves import (
     check_roll,
@@ -13,6 +13,7 @@ from rules.tcs.reserves import (
     forced_commitment,
     roll_check,
 )
+from rules.tcs.transitions import declare_failure
 
 from .helpers import battalion, dice, oob_of, units_of
 
@@ -60,7 +61,7 @@ def test_t24_6_14_b_forced_commitment_after_losses():
     declare_failure(sheet, Phase.OWN_ACTION, UNITS[3:9])  # 4 units left, 3 of them reserves
     decision = forced_commitment(sheet)
     assert decision.rule == "6.14.b" and set(decision.options) == set(UNITS[:3])
-    assert "at least 1" in decision.prompt
+    assert "at least 1" in str(decision.prompt)
     commit_reserves(sheet, "g", UNITS[:1], HD, rating=3)
     assert forced_commitment(sheet) is None  # committed units stop counting at once
 

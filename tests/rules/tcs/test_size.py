@@ -59,7 +59,7 @@ def test_6_9_c_eliminated_parts_do_not_spoil_a_complete_battalion():
 def test_6_9_b_units_outside_morale_formations_add_nothing():
     result = sheet_size(["123-HW/1"], OOB)
     assert (result.raw, result.size) == (0, 0)
-    assert any(s.rule == "6.9.b" and "add 0" in s.text for s in result.explanation)
+    assert any(s.rule == "6.9.b" and "add 0" in str(s.text) for s in result.explanation)
 
 
 def test_6_9_c_ambiguity_15_complete_heavy_weapons_battalion_gives_no_staff_modifier():

@@ -36,7 +36,7 @@ def test_t67_17_8_example_nine_t34s_lose_three_steps():
     assert [r.value for r in result.checks] == [3, 2]
     steps = [s for s in result.explanation if s.rule == "17.8.b"]
     assert [s.value for s in steps] == ["pass", "fail"]
-    assert "against 1" in steps[0].text and "against 2" in steps[1].text
+    assert "against 1" in str(steps[0].text) and "against 2" in str(steps[1].text)
     assert result.failed and result.gained == 2 and track.value == 2
     assert track.recorded == [2] and track.filled == 0 and track.steps_lost == 3
     assert attack.status is SheetStatus.FAILED

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from rules.explain import Explanation
 from rules.tcs.additions import add_units
 from rules.tcs.clock import Light, Turn
-from rules.tcs.opsheet import OpSheetType, draw_sheet, start_prelims
+from rules.tcs.opsheet import OpSheetType, draw_sheet
 from rules.tcs.options import TcsOptions
+from rules.tcs.transitions import start_prelims
 from rules.tcs.units import Unit
 from rules.tcs.weighted_turns import (
     TickConditions,

@@ -1,0 +1,46 @@
+"""Forms of the roster and skirmish pages, one module per concern; the views read them
+all from here as `rf.<Form>`."""
+
+from campaigns.rosters.forms.common import (  # noqa: F401
+    ROLE_CHOICES,
+    DiceForm,
+    say_lazy,
+)
+from campaigns.rosters.forms.m1936 import (  # noqa: F401
+    BogForm,
+    ConditionForm,
+    ConstructionForm,
+    FortificationForm,
+    M36FinishForm,
+    MoraleForm,
+    PerformanceForm,
+    PlanForm,
+    ScenarioForm,
+    TieForm,
+    WeatherChangeForm,
+    WeatherForm,
+)
+from campaigns.rosters.forms.parabellum import (  # noqa: F401
+    AssaultForm,
+    BombardmentForm,
+    CasualtyForm,
+    CorrectionForm,
+    GrenadeForm,
+    ProjectorForm,
+    ShotForm,
+    SupportForm,
+    TacticalForm,
+    TurnForm,
+    soldier_field,
+)
+from campaigns.rosters.forms.rosters import (  # noqa: F401
+    JoinForm,
+    M36EditForm,
+    M36HouseRulesForm,
+    OrdersForm,
+    PBEditForm,
+    PBHouseRulesForm,
+    RosterCreateForm,
+    RosterSettingsForm,
+    SkirmishCreateForm,
+)
