@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from rules.i18n import Msg, fill
+from rules.i18n import Msg, fill, words
 
 
 def say(value: Any) -> str:
@@ -21,7 +21,7 @@ def say(value: Any) -> str:
         value = Msg.from_dict(value)
     if not isinstance(value, Msg):
         return "" if value is None else str(value)
-    params = {k: say(v) if isinstance(v, Msg) else v for k, v in value.params.items()}
+    params = {k: words(v, say) for k, v in value.params.items()}
     if value.plural:
         text = ngettext(value.id, value.plural, value.n if value.n is not None else 0)
     else:

@@ -8,8 +8,8 @@ for a Spanish reader. ``str()`` of a message is its English text (the ids are En
 
 ``msg`` and ``nmsg`` are extraction keywords: ``manage.py makemessages`` (our override in
 ``campaigns/management/commands``) collects their first arguments into the catalogue.
-A parameter may itself be a message (a side's name, an option's label): it is translated
-too. Plurals go through ``nmsg(singular, plural, n, ...)``, which picks the form by ``n``.
+A parameter may itself be a message (a side's name, an option's label), or a list of
+them (shown joined by "; "): it is translated too. Plurals go through ``nmsg(singular, plural, n, ...)``, which picks the form by ``n``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Msg:
 
     def __str__(self) -> str:
         text = self.plural if self.plural and self.n != 1 else self.id
-        return fill(text, {k: str(v) if isinstance(v, Msg) else v for k, v in self.params.items()})
+        return fill(text, {k: words(v, str) for k, v in self.params.items()})
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id}
@@ -70,11 +70,26 @@ def fill(text: str, params: Mapping[str, Any]) -> str:
         return text
 
 
+def words(value: Any, render) -> Any:
+    """A parameter as text: a message rendered by `render`, a list of them joined."""
+    if isinstance(value, Msg):
+        return render(value)
+    if isinstance(value, list | tuple):
+        return "; ".join(str(words(v, render)) for v in value)
+    return value
+
+
 def _param_data(value: Any) -> Any:
-    return {"msg": value.as_dict()} if isinstance(value, Msg) else value
+    if isinstance(value, Msg):
+        return {"msg": value.as_dict()}
+    if isinstance(value, list | tuple):
+        return [_param_data(v) for v in value]
+    return value
 
 
 def _param_from(value: Any) -> Any:
     if isinstance(value, Mapping) and set(value) == {"msg"}:
         return Msg.from_dict(value["msg"])
+    if isinstance(value, list):
+        return [_param_from(v) for v in value]
     return value

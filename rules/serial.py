@@ -16,9 +16,12 @@ from typing import Any, Self
 
 from rules.dice import RollRecord
 from rules.explain import Decision, Explanation
+from rules.i18n import Msg
 
 
 def to_data(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.as_dict()
     if isinstance(value, RollRecord):
         return value.as_dict()
     if isinstance(value, Explanation):
@@ -44,6 +47,8 @@ def from_data(tp: Any, data: Any) -> Any:
     args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
+        if Msg in inner and isinstance(data, dict) and "id" in data:  # words: str | Msg
+            return Msg.from_dict(data)
         return from_data(inner[0], data) if len(inner) == 1 else data
     if origin is list:
         return [from_data(args[0], v) for v in data]

@@ -23,6 +23,12 @@ class NoticeSettings(models.Model):
     email_results = models.BooleanField(
         _("a result I played is reported for me to confirm"), default=False
     )
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="The language the user read the site in when choosing the notices: "
+        "the mails are written in it.",
+    )
     inbox_seen_at = models.DateTimeField(
         null=True, blank=True, help_text="Seats newer than this are news in the inbox."
     )

@@ -45,9 +45,14 @@ def notice_settings_get(*, user) -> NoticeSettings:
     return NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
 
 
-def notice_settings_update(*, user, email: str = "", **choices: bool) -> NoticeSettings:
-    """Set the address notices go to and turn each kind of e-mail notice on or off."""
+def notice_settings_update(
+    *, user, email: str = "", language: str = "", **choices: bool
+) -> NoticeSettings:
+    """Set the address notices go to, the language they are written in, and turn each kind
+    of e-mail notice on or off."""
     values = {k: bool(choices.get(k, False)) for k in SETTING_FIELDS}
+    if language in dict(settings.LANGUAGES):
+        values["language"] = language
     with transaction.atomic():
         if email != user.email:
             user.email = email
@@ -128,15 +133,20 @@ def notices_send(*, kind: str, pk: int) -> int:
     addresses = list(
         User.objects.filter(pk__in=wanted.values("user_id"))
         .exclude(email="")
-        .values_list("email", flat=True)
+        .values_list("email", "notice_settings__language")
     )
     if not addresses:
         return 0
     link = settings.SITE_URL.rstrip("/") + reverse("inbox")
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = _subject(kind)
-        body = _("%(what)s. See what waits for you: %(link)s") % {"what": subject, "link": link}
-    messages = [(subject, body, settings.DEFAULT_FROM_EMAIL, [a]) for a in addresses]
+    messages = []
+    for address, language in addresses:  # each mail in its reader's language
+        with translation.override(language or settings.LANGUAGE_CODE):
+            subject = _subject(kind)
+            body = _("%(what)s. See what waits for you: %(link)s") % {
+                "what": subject,
+                "link": link,
+            }
+        messages.append((subject, body, settings.DEFAULT_FROM_EMAIL, [address]))
     return send_mass_mail(messages, fail_silently=False)
 
 

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -70,7 +71,9 @@ def notice_settings(request):
         request.POST or None, instance=current, initial={"email": request.user.email}
     )
     if request.method == "POST" and form.is_valid():
-        notice_settings_update(user=request.user, **form.cleaned_data)
+        notice_settings_update(
+            user=request.user, language=translation.get_language(), **form.cleaned_data
+        )
         messages.success(request, _("Your notice settings are saved."))
         return redirect("notice-settings")
     return render(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rules.errors import RuleError
 from rules.explain import Explanation
-from rules.i18n import msg
+from rules.i18n import Msg, msg, nmsg
 from rules.m1936.data import parse_rule
 from rules.serial import Serializable
 
@@ -100,7 +100,7 @@ DEFAULT_OPTIONS = ConstructionOptions()
 @dataclass(frozen=True)
 class LedgerEntry(Serializable):
     amount: int
-    reason: str
+    reason: str | Msg
     rule: str
 
 
@@ -129,7 +129,7 @@ class ConstructionPool(Serializable):
     def balance(self) -> int:
         return sum(e.amount for e in self.entries)
 
-    def add(self, amount: int, reason: str, rule: str = RULE) -> ConstructionPool:
+    def add(self, amount: int, reason: str | Msg, rule: str = RULE) -> ConstructionPool:
         """Record points gained (amount > 0) or spent (amount < 0); the pool stays ≥ 0."""
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
             raise RuleError(
@@ -179,12 +179,16 @@ def construction_pool(
     for label, rules in units.items():
         has_tools, has_shovels = _has(rules, tools), _has(rules, SHOVEL_RULES)
         if has_tools:
-            pool = pool.add(TOOL_POINTS, f"{label}: construction tools", "M36-VIII.5.2")
+            pool = pool.add(
+                TOOL_POINTS, msg("%(unit)s: construction tools", unit=label), "M36-VIII.5.2"
+            )
         if has_shovels and (options.shovels_add_to_tools or not has_tools):
-            pool = pool.add(SHOVEL_POINTS, f"{label}: shovels", "M36-VIII.5.1")
+            pool = pool.add(SHOVEL_POINTS, msg("%(unit)s: shovels", unit=label), "M36-VIII.5.1")
     if waiting_days:
         pool = pool.add(
-            WAITING_DAY_POINTS * waiting_days, f"{waiting_days} days of waiting", "M36-VIII.5.3"
+            WAITING_DAY_POINTS * waiting_days,
+            nmsg("%(n)s day of waiting", "%(n)s days of waiting", waiting_days),
+            "M36-VIII.5.3",
         )
     return pool
 
@@ -211,7 +215,11 @@ def buy_fortification(pool: ConstructionPool, kind: str, count: int = 1) -> Cons
             msg("buy at least one %(name)s, not %(count)s", name=spec.name, count=str(count)),
             rule=RULE,
         )
-    bought = pool.add(-spec.cost * count, f"{count} × {spec.name} at {spec.cost}", RULE)
+    bought = pool.add(
+        -spec.cost * count,
+        msg("%(count)s × %(name)s at %(cost)s", count=count, name=spec.name, cost=spec.cost),
+        RULE,
+    )
     return dataclasses.replace(
         bought, fortifications=(*pool.fortifications, *[Fortification.of(kind)] * count)
     )

@@ -22,7 +22,8 @@ from typing import Any
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError
 from rules.explain import Explanation
-from rules.i18n import msg
+from rules.i18n import Msg, msg, nmsg
+from rules.parabellum import labels as pbl
 from rules.parabellum.battle import Battle
 from rules.parabellum.data import nation
 from rules.parabellum.rolls import roll_3d6
@@ -90,7 +91,7 @@ def outcome_for(battle: Battle, side: int) -> SquadOutcome:
 class Change:
     rule: str
     soldier_id: str | None
-    text: str
+    text: str | Msg
     roll: RollRecord | None = None
 
 
@@ -101,7 +102,7 @@ class PostBattle:
     explanation: Explanation = field(default_factory=Explanation)
 
     def note(
-        self, rule: str, soldier_id: str | None, text: str, roll: RollRecord | None = None
+        self, rule: str, soldier_id: str | None, text: str | Msg, roll: RollRecord | None = None
     ) -> None:
         self.changes.append(Change(rule, soldier_id, text, roll))
         self.explanation.add(rule, msg("house rule: %(text)s", text=text), roll=roll)
@@ -123,7 +124,7 @@ def apply_post_battle(
         cap = house_rules.po_carry_over_cap
         carried = outcome.po_left if cap is None else min(cap, outcome.po_left)
         result.roster = dataclasses.replace(result.roster, carried_po=carried)
-        result.note("HR-4", None, f"{carried} PO carried over to the next battle")
+        result.note("HR-4", None, msg("%(po)s PO carried over to the next battle", po=carried))
     return result
 
 
@@ -133,17 +134,34 @@ def _recover_or_die(
     for s in result.roster.soldiers:
         if s.id not in eliminated or s.status != "active":
             continue
-        record = roll_3d6(dice, purpose=msg("recovery of %(soldier)s", soldier=s.id), rule="HR-1")
+        record = roll_3d6(
+            dice,
+            purpose=msg("recovery of %(soldier)s", soldier=pbl.soldier_name(s.id)),
+            rule="HR-1",
+        )
         if record.value >= hr.recovery_target:
             result.note(
-                "HR-1", s.id, f"{s.id} recovers ({record.value} ≥ {hr.recovery_target})", record
+                "HR-1",
+                s.id,
+                msg(
+                    "%(soldier)s recovers (%(roll)s ≥ %(target)s)",
+                    soldier=pbl.soldier_name(s.id),
+                    roll=record.value,
+                    target=hr.recovery_target,
+                ),
+                record,
             )
         else:
             result.roster = result.roster.replace(dataclasses.replace(s, status="dead"))
             result.note(
                 "HR-1",
                 s.id,
-                f"{s.id} dies of wounds ({record.value} < {hr.recovery_target})",
+                msg(
+                    "%(soldier)s dies of wounds (%(roll)s < %(target)s)",
+                    soldier=pbl.soldier_name(s.id),
+                    roll=record.value,
+                    target=hr.recovery_target,
+                ),
                 record,
             )
 
@@ -164,7 +182,16 @@ def _promote(result: PostBattle, survivors: set[str], hr: HouseRules) -> None:
                 new, experience=level, experience_source="campaign", service=0
             )
             result.note(
-                "HR-2", s.id, f"{s.id} promoted {s.experience} → {level} after {service} battle(s)"
+                "HR-2",
+                s.id,
+                nmsg(
+                    "%(soldier)s promoted %(old)s → %(new)s after %(n)s battle",
+                    "%(soldier)s promoted %(old)s → %(new)s after %(n)s battles",
+                    service,
+                    soldier=pbl.soldier_name(s.id),
+                    old=pbl.label(pbl.EXPERIENCES, s.experience),
+                    new=pbl.label(pbl.EXPERIENCES, level),
+                ),
             )
         result.roster = result.roster.replace(new)
 
@@ -191,5 +218,12 @@ def _replace_dead(result: PostBattle) -> None:
         taken.add(new.id)
         result.roster = dataclasses.replace(result.roster, soldiers=(*result.roster.soldiers, new))
         result.note(
-            "HR-3", new.id, f"recruit {new.id} replaces {s.id} as {s.role.replace('_', ' ')}"
+            "HR-3",
+            new.id,
+            msg(
+                "recruit %(new)s replaces %(old)s as %(role)s",
+                new=pbl.soldier_name(new.id),
+                old=pbl.soldier_name(s.id),
+                role=pbl.role_label(s.role),
+            ),
         )

@@ -158,7 +158,7 @@ def test_sealed_orders_stay_private_until_the_end_then_are_revealed_together(
     officer = next(s for s in usa.data["soldiers"] if s["id"] == "officer")
     assert officer["status"] == "dead"
     change = usa.changes.get(kind="post_battle")
-    assert change.battle == battle and "officer dies of wounds (6 < 11)" in change.summary
+    assert change.battle == battle and "Officer dies of wounds (6 < 11)" in change.summary
     assert change.before["data"]["soldiers"][0]["status"] == "active"
     assert act(client, battle, "apply", {"dice_mode": "server"}).status_code == 400
     history = client.get(reverse("roster-history", args=[usa.pk])).text

@@ -201,6 +201,24 @@ def test_email_notice_goes_to_players_who_chose_it(
     assert "Prompt for" not in mail.outbox[0].body  # no content, only a pointer
 
 
+def test_each_email_notice_is_written_in_its_readers_language(
+    client, campaign, sides, user, other_user, django_capture_on_commit_callbacks
+):
+    client.force_login(other_user)
+    client.cookies["django_language"] = "es"  # bob reads the site in Spanish
+    client.post(reverse("notice-settings"), {"email": "bob@example.org", "email_decisions": "on"})
+    client.force_login(user)
+    client.cookies["django_language"] = "en"
+    client.post(reverse("notice-settings"), {"email": "al@example.org", "email_decisions": "on"})
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        _decision(campaign, "soviet-choice", sides[1])
+        _decision(campaign, "german-choice", sides[0])
+    subjects = {m.to[0]: m.subject for m in mail.outbox}
+    assert subjects["al@example.org"] == "A decision waits for your side"
+    assert subjects["bob@example.org"] != subjects["al@example.org"]
+    assert "decisión" in subjects["bob@example.org"].lower()
+
+
 def test_notice_settings_page_puts_checkboxes_beside_their_label(client, user):
     client.force_login(user)
     page = client.get(reverse("notice-settings")).content.decode()

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from campaigns.i18n import say
 from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
 from campaigns.models import bounds as b
 from campaigns.rosters.engine import report
@@ -105,6 +106,9 @@ class SkirmishBattleSerializer(serializers.ModelSerializer):
     sides = SkirmishSideSerializer(many=True, read_only=True)
     orders = serializers.SerializerMethodField()
     sealed = serializers.SerializerMethodField()
+    construction = serializers.SerializerMethodField(
+        help_text="The 1936 construction points ledger; each reason in the request's language."
+    )
 
     class Meta:
         model = SkirmishBattle
@@ -129,6 +133,12 @@ class SkirmishBattleSerializer(serializers.ModelSerializer):
             "finished_at",
             "revealed_at",
         ]
+
+    def get_construction(self, obj) -> dict:
+        ledger = dict(obj.construction or {})
+        if ledger.get("entries"):
+            ledger["entries"] = [{**e, "reason": say(e.get("reason"))} for e in ledger["entries"]]
+        return ledger
 
     def get_orders(self, obj) -> list[dict]:
         """Only the orders this caller may read: their own, or all once revealed."""

@@ -106,7 +106,7 @@ def skirmish_apply_house_rules(*, battle: SkirmishBattle, actor, dice: DiceSourc
             roster,
             "data",
             actor,
-            summary=msg("House rules after %(b)s: %(t)s", b=str(battle), t=str("; ".join(texts)))
+            summary=msg("House rules after %(b)s: %(t)s", b=str(battle), t=texts)
             if texts
             else msg(
                 "No house rule switched on: the roster is unchanged after %(b)s", b=str(battle)
@@ -121,7 +121,7 @@ def skirmish_apply_house_rules(*, battle: SkirmishBattle, actor, dice: DiceSourc
             summary=msg(
                 "House rules applied to “%(n)s”: %(t)s",
                 n=str(roster.name),
-                t="; ".join(texts) or msg("no change"),
+                t=texts or msg("no change"),
             ),
             actor=actor,
             rule="HR",
