@@ -25,6 +25,7 @@ from campaigns.selectors.cc_battle import QUALITIES
 from campaigns.selectors.history import battles_window
 from campaigns.services.cc_engine import can_answer
 from rules.cc.campaign import Phase, Pool
+from rules.cc.campaign_tables import gaps
 from rules.cc.common import Faction
 
 
@@ -186,13 +187,7 @@ def setup_refusal(campaign: Campaign, state: Any = None) -> str:
 
 def _missing(tables: dict[str, Any]) -> int:
     """How many values of the user tables are still empty (null): what the players must enter."""
-    rows = [
-        row
-        for section in ("campaign_forces", "divisional_reserve")
-        for row in (tables.get(section) or {}).get("rows") or []
-    ]
-    missing = sum(1 for row in rows for v in row.values() if v is None)
-    return missing + (0 if (tables.get("divisional_reserve") or {}).get("rows") else 1)
+    return sum(gap.count for gap in gaps(tables))
 
 
 def _unit(unit: Any) -> str:

@@ -273,6 +273,39 @@ def check(data: Any, numbers: Mapping[str, Sequence[int]] | None = None) -> list
 
 
 @dataclass(frozen=True)
+class Gap:
+    """Values still to enter: the empty cells of one row (`row` counts from 1), or a whole
+    optional table that has no rows yet (`row` 0, no columns)."""
+
+    table: CampaignTable
+    row: int
+    name: str
+    columns: tuple[Column, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.columns) or 1
+
+
+def gaps(data: Mapping[str, Any]) -> list[Gap]:
+    """What the players must still enter (empty cells), table by table, in row order."""
+    found: list[Gap] = []
+    for table in TABLES:
+        rows = (data.get(table.key) or {}).get("rows") or []
+        known = {c.name: c for c in table.columns}
+        for n, row in enumerate(rows, start=1):
+            if not isinstance(row, Mapping):
+                continue
+            empty = tuple(known.get(k) or Column(k, msg(k)) for k, v in row.items() if v is None)
+            if empty:
+                name = row.get(table.keyed_by or "formation") or "?"
+                found.append(Gap(table, n, str(name), empty))
+        if not rows and table.optional:
+            found.append(Gap(table, 0, "", ()))
+    return found
+
+
+@dataclass(frozen=True)
 class CampaignTables:
     """A campaign's user-supplied tables, validated; `divisional` is None until supplied."""
 

@@ -20,7 +20,7 @@ from campaigns.selectors.cc import cc_dashboard
 from campaigns.selectors.history import log_window
 from campaigns.services.cc_campaigns import DICE_MODES
 from rules.cc.campaign import Phase
-from rules.cc.campaign_tables import TABLES
+from rules.cc.campaign_tables import gaps
 from rules.dice import Distribution
 
 from .serializers import DICE_MODE_LABELS
@@ -115,29 +115,18 @@ def template_data(tpl: CCTemplate) -> dict[str, Any]:
 def missing_values(tables: dict[str, Any]) -> list[str]:
     """Each value the players must still enter (unknown in the tables), in the reader's
     words: the table, the row and the columns as the tables page names them."""
-    found = []
-    for table in TABLES:
-        rows = (tables.get(table.key) or {}).get("rows") or []
-        labels = {c.name: c.label for c in table.columns}
-        for n, row in enumerate(rows, start=1):
-            if not isinstance(row, dict):
-                continue
-            empty = [say(labels.get(k, k)) for k, v in row.items() if v is None]
-            if empty:
-                found.append(
-                    _("%(table)s, row %(n)s (%(name)s): %(fields)s")
-                    % {
-                        "table": say(table.title),
-                        "n": n,
-                        "name": row.get(table.keyed_by or "formation") or "?",
-                        "fields": ", ".join(empty),
-                    }
-                )
-        if not rows:
-            found.append(
-                _("%(table)s: the whole table (no rows yet)") % {"table": say(table.title)}
-            )
-    return found
+    return [
+        _("%(table)s, row %(n)s (%(name)s): %(fields)s")
+        % {
+            "table": say(gap.table.title),
+            "n": gap.row,
+            "name": gap.name,
+            "fields": ", ".join(say(c.label) for c in gap.columns),
+        }
+        if gap.columns
+        else _("%(table)s: the whole table (no rows yet)") % {"table": say(gap.table.title)}
+        for gap in gaps(tables)
+    ]
 
 
 def tables_data(campaign: Campaign) -> dict[str, Any]:
