@@ -1,6 +1,8 @@
 """Forms of the club and league pages; services do the real validation."""
 
 from django import forms
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -88,6 +90,39 @@ def bands_text(bands) -> str:
     return ", ".join(f"{lo:g}:{k:g}" for lo, k in bands)
 
 
+class KBandsWidget(forms.Widget):
+    """The Elo K bands as rows of two numbers (from rating, K), with blank rows to add more.
+
+    The value travels as the "lowest:K, …" text the form cleans; a client may also post that
+    text under the field's own name."""
+
+    BLANK_ROWS = 2
+
+    def format_value(self, value):
+        if isinstance(value, str):
+            pairs = [p.split(":", 1) for p in value.split(",") if p.strip()]
+            return [[a.strip(), b.strip()] if len(p := [a, b]) == 2 else p for a, b in pairs]
+        return [[f"{lo:g}", f"{k:g}"] for lo, k in value or []]
+
+    def render(self, name, value, attrs=None, renderer=None):
+        rows = self.format_value(value)
+        rows = (rows + [["", ""]] * self.BLANK_ROWS)[: max(len(rows), b.K_BANDS_MAX)]
+        return mark_safe(render_to_string("leagues/_k_bands.html", {"name": name, "rows": rows}))
+
+    def value_from_datadict(self, data, files, name):
+        if name in data:
+            return data[name]
+        pairs = []
+        for i in range(b.K_BANDS_MAX):
+            low, k = (str(data.get(f"{name}-{i}-{part}", "")).strip() for part in ("from", "k"))
+            if low or k:
+                pairs.append(f"{low}:{k}")
+        return ", ".join(pairs)
+
+    def value_omitted_from_data(self, data, files, name):
+        return name not in data and f"{name}-0-from" not in data
+
+
 class LeagueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     season = forms.CharField(label=_("Season"), max_length=40, help_text=_("For example 2026."))
@@ -117,7 +152,11 @@ class LeagueForm(forms.Form):
         label=_("Elo K by rating band"),
         max_length=400,
         initial="0:32, 2100:24, 2400:16",
-        help_text=_("“lowest rating:K” pairs, ascending."),
+        widget=KBandsWidget,
+        help_text=_(
+            "Each band starts at a rating and gives the K used from there up; leave a row "
+            "empty to drop it."
+        ),
     )
     elo_period = forms.ChoiceField(
         label=_("Elo rating period"), choices=League.EloPeriod.choices, initial="result"
@@ -130,14 +169,16 @@ class LeagueForm(forms.Form):
 
     def clean_elo_k_bands(self):
         bands = []
-        for part in self.cleaned_data["elo_k_bands"].split(","):
-            if not part.strip():
-                continue
+        parts = [p for p in self.cleaned_data["elo_k_bands"].split(",") if p.strip()]
+        for n, part in enumerate(parts, start=1):
             try:
                 lo, k = part.split(":")
                 bands.append([float(lo), float(k)])
             except ValueError:
-                raise forms.ValidationError(_("Write pairs such as 0:32, 2100:24.")) from None
+                raise forms.ValidationError(
+                    _("Band %(n)s: give both the rating it starts at and its K, as numbers.")
+                    % {"n": n}
+                ) from None
         return bands
 
 

@@ -39,3 +39,15 @@ def say_entry(entry) -> str:
     existed keep the words they were written with)."""
     stored = (entry.data or {}).get("msg") if isinstance(entry.data, Mapping) else None
     return say(stored) if stored else entry.summary
+
+
+def say_problems(problems) -> list[str]:
+    """A table's problems (`TableDataError.problems`: where, what to do) as lines to show."""
+    return [f"{say(where)}: {say(what)}" if where else say(what) for where, what in problems]
+
+
+def rule_text(exc) -> str:
+    """An engine refusal (`rules.errors.RuleError`) in the reader's language, with its rule:
+    "[6.2.1] …"."""
+    text = say(exc.message)
+    return f"[{exc.rule}] {text}" if exc.rule else text

@@ -35,5 +35,5 @@ class TableDataError(RuleError):
 
     def __init__(self, problems: list[tuple[str, str]], *, rule: str = "") -> None:
         self.problems = problems
-        text = "; ".join(f"{path}: {msg}" if path else msg for path, msg in problems)
+        text = "; ".join(f"{path}: {msg}" if path else str(msg) for path, msg in problems)
         super().__init__(text, rule=rule)

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from rules.errors import RuleError, TableDataError
 from rules.explain import Explanation
+from rules.i18n import Msg, msg
 
 Provenance = Literal["seed", "user", "derived"]
 
@@ -88,24 +89,42 @@ class Field:
     name: str
     type: type | tuple[type, ...]
     required: bool = True
-    check: Callable[[Any], str | None] | None = None
+    check: Callable[[Any], Msg | None] | None = None
     help: str = ""
+    label: str | Msg = ""
+    """How a person calls the field; its name with spaces when empty."""
+
+    @property
+    def words(self) -> str | Msg:
+        return self.label or self.name.replace("_", " ")
 
 
-def int_range(low: int | None = None, high: int | None = None) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+TYPE_WORDS: dict[type, Msg] = {
+    int: msg("a whole number"),
+    float: msg("a number"),
+    str: msg("words"),
+    bool: msg("yes or no"),
+    list: msg("a list"),
+    dict: msg("a set of named values"),
+}
+
+
+def int_range(low: int | None = None, high: int | None = None) -> Callable[[Any], Msg | None]:
+    def check(value: Any) -> Msg | None:
         if low is not None and value < low:
-            return f"must be at least {low}"
+            return msg("enter %(low)s or more", low=low)
         if high is not None and value > high:
-            return f"must be at most {high}"
+            return msg("enter %(high)s or less", high=high)
         return None
 
     return check
 
 
-def one_of(*choices: Any) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(map(str, choices))}"
+def one_of(*choices: Any) -> Callable[[Any], Msg | None]:
+    def check(value: Any) -> Msg | None:
+        if value in choices:
+            return None
+        return msg("choose one of: %(choices)s", choices=", ".join(map(str, choices)))
 
     return check
 
@@ -120,56 +139,67 @@ class TableSchema:
 
     id: str
     rule: str
-    title: str
+    title: str | Msg
     fields: tuple[Field, ...]
     keyed_by: str | None = None
     description: str = ""
     extra_ok: bool = False
-    record_check: Callable[[Mapping[str, Any]], list[str]] | None = field(default=None)
+    record_check: Callable[[Mapping[str, Any]], list[Msg]] | None = field(default=None)
 
-    def validate(self, data: Any) -> list[tuple[str, str]]:
-        problems: list[tuple[str, str]] = []
+    def validate(self, data: Any) -> list[tuple[str | Msg, Msg]]:
+        """Every problem as (where, what to do), both in words."""
+        problems: list[tuple[str | Msg, Msg]] = []
         if not isinstance(data, list):
-            return [("", f"{self.title} must be a list of rows")]
+            return [("", msg("%(table)s is a list of rows", table=self.title))]
         if not data:
-            problems.append(("", f"{self.title} has no rows"))
+            problems.append(("", msg("%(table)s has no rows", table=self.title)))
         seen: set[Any] = set()
-        for i, record in enumerate(data):
-            problems.extend(self._validate_record(f"row {i + 1}", record))
+        for i, record in enumerate(data, start=1):
+            problems.extend(self._validate_record(i, record))
             if self.keyed_by and isinstance(record, Mapping) and self.keyed_by in record:
                 key = _hashable(record[self.keyed_by])
                 if key in seen:
-                    problems.append((f"row {i + 1}.{self.keyed_by}", f"duplicate {key!r}"))
+                    where = self._where(i, self._field(self.keyed_by).words)
+                    problems.append((where, msg("%(key)s appears twice", key=str(key))))
                 seen.add(key)
         return problems
 
-    def _validate_record(self, path: str, record: Any) -> list[tuple[str, str]]:
+    def _field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+    def _where(self, row: int, field_words: str | Msg = "") -> Msg:
+        if field_words:
+            return msg(
+                "%(table)s, row %(n)s, %(field)s", table=self.title, n=row, field=field_words
+            )
+        return msg("%(table)s, row %(n)s", table=self.title, n=row)
+
+    def _validate_record(self, row: int, record: Any) -> list[tuple[str | Msg, Msg]]:
         if not isinstance(record, Mapping):
-            return [(path, "must be an object with named fields")]
-        problems = []
+            return [(self._where(row), msg("each row is a set of named values"))]
+        problems: list[tuple[str | Msg, Msg]] = []
         known = {f.name for f in self.fields}
         for name in record:
             if name not in known and not self.extra_ok:
-                problems.append((f"{path}.{name}", "is not a field of this table"))
+                problems.append(
+                    (self._where(row), msg("%(name)s is not a column of this table", name=name))
+                )
         for f in self.fields:
+            where = self._where(row, f.words)
             if f.name not in record or record[f.name] is None:
                 if f.required:
-                    problems.append((f"{path}.{f.name}", "is required"))
+                    problems.append((where, msg("fill this in")))
                 continue
             value = record[f.name]
             types = f.type if isinstance(f.type, tuple) else (f.type,)
-            if isinstance(value, bool) and bool not in types:
-                ok = False
-            else:
-                ok = isinstance(value, types)
+            ok = (bool in types) if isinstance(value, bool) else isinstance(value, types)
             if not ok:
-                names = " or ".join(t.__name__ for t in types)
-                problems.append((f"{path}.{f.name}", f"must be {names}, not {value!r}"))
+                problems.append((where, msg("enter %(what)s", what=_type_words(types))))
                 continue
-            if f.check and (msg := f.check(value)):
-                problems.append((f"{path}.{f.name}", msg))
+            if f.check and (problem := f.check(value)):
+                problems.append((where, problem))
         if self.record_check and not problems:
-            problems.extend((path, msg) for msg in self.record_check(record))
+            problems.extend((self._where(row), problem) for problem in self.record_check(record))
         return problems
 
     def clean(self, data: Any) -> list[dict[str, Any]]:
@@ -192,12 +222,21 @@ class TableSchema:
                     "type": " or ".join(
                         t.__name__ for t in (f.type if isinstance(f.type, tuple) else (f.type,))
                     ),
+                    "label": str(f.words),
                     "required": f.required,
                     "help": f.help,
                 }
                 for f in self.fields
             ],
         }
+
+
+def _type_words(types: tuple[type, ...]) -> Msg | list[Msg]:
+    """What a field takes, in words (\"a whole number\")."""
+    words = [TYPE_WORDS.get(t, msg("a value")) for t in types]
+    if len(words) == 2:
+        return msg("%(a)s or %(b)s", a=words[0], b=words[1])
+    return words[0] if len(words) == 1 else words
 
 
 def _hashable(value: Any) -> Hashable:

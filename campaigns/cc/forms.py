@@ -3,40 +3,19 @@ are in `campaigns.cc.tables_forms`)."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import inspect
-import itertools
 from enum import Enum
-from functools import cache
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.cc.engines import CCTemplate
-from campaigns.cc.labels import option_labels
+from campaigns.cc.labels import option_labels, option_words
 from campaigns.forms import ClubFieldMixin
 from campaigns.models import Campaign, Decision
 from campaigns.models import bounds as b
 from campaigns.services.battles import EVENTS, parse_units
 from rules.cc.gastadores import WinMethod
-
-
-@cache
-def option_help(cls: type) -> dict[str, str]:
-    """The attribute docstrings of an options dataclass: the reading each option changes."""
-    tree = ast.parse(inspect.getsource(cls))
-    body = tree.body[0].body
-    found = {}
-    for node, nxt in itertools.pairwise(body):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(nxt, ast.Expr)
-            and isinstance(nxt.value, ast.Constant)
-        ):
-            found[node.target.id] = str(nxt.value.value)
-    return found
 
 
 class CCCampaignForm(ClubFieldMixin, forms.Form):
@@ -74,10 +53,9 @@ class CCCampaignForm(ClubFieldMixin, forms.Form):
             ("gm", _("I am a neutral game master (I see both sides' secrets)")),
             ("none", _("I organise it; seats are taken later")),
         ]
-        helps = option_help(template.options_cls)
         for f in dataclasses.fields(template.options_cls):
             default = f.default
-            label = f.name.replace("_", " ").capitalize()
+            label, help_text = option_words(f.name)
             if isinstance(default, bool):
                 field = forms.BooleanField(label=label, required=False, initial=default)
             elif isinstance(default, Enum):
@@ -88,7 +66,7 @@ class CCCampaignForm(ClubFieldMixin, forms.Form):
                 )
             else:
                 continue
-            field.help_text = helps.get(f.name, "")
+            field.help_text = help_text
             self.fields[f"opt_{f.name}"] = field
 
     def service_kwargs(self) -> dict:

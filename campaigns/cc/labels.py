@@ -83,6 +83,65 @@ def table_note(text: str) -> str:
     return say(NOTES.get(text, text))
 
 
+EXAMPLE_WORDS = {
+    m.id: m
+    for m in (
+        msg("1 Scout, 3 Rifle squads, 2 Light Mortars"),
+        msg(
+            "16 Sections for both sides; the rulebook prints no cost, and Orders, Initiative and Surrender only where its examples give them."
+        ),
+        msg("3 Line squads, 1 MMG"),
+        msg("3 Rifle squads"),
+        msg("5 Rifle squads"),
+        msg("Assault Engineer"),
+        msg("Command"),
+        msg("Divisional Resources; the rulebook does not say which Section"),
+        msg("Engineer"),
+        msg("Engineer Section G (inferred: the one starting US Section left)"),
+        msg("Guards Rifle"),
+        msg("NO-C1.54 and RS.16 examples; Orders not given"),
+        msg(
+            "NO-C1.54, RS.8 and RS.16 examples; free (never bought); Elite and Green compositions not given"
+        ),
+        msg("Parachute"),
+        msg("Parachute Section E or F (the rulebook does not say which)"),
+        msg("Rifle"),
+        msg(
+            "Rifle Section C or Weapons Section E (the rulebook does not say which); both have Orders 1, Initiative 4, Surrender 3 in the RS.8/RS.16 examples"
+        ),
+        msg("SMG"),
+        msg("ST-C1.5.3 example (battle 1, Line); Elite and Green compositions not given"),
+        msg(
+            "Sgt Biermann or Sgt Esser (ST-C1.5.4 example; the rulebook does not say which leads C)"
+        ),
+        msg(
+            "Sgt Biermann or Sgt Esser (ST-C1.5.4 example; the rulebook does not say which leads D)"
+        ),
+        msg(
+            "The rulebook does not print this table: its rolls and results (Section Leaders) are not known."
+        ),
+        msg("The rulebook does not print this table: its rolls and results are not known."),
+        msg(
+            "The table lists 16 Campaign Patrols plus the Command Patrols; the rulebook names only the 8 starting Patrols and prints no cost, Orders, Initiative or Surrender."
+        ),
+        msg("Veteran"),
+        msg("Veteran Rifle"),
+        msg("Veteran Section D (NO-C1.55 and RS.16 examples)"),
+        msg("leader from the ST-C1.5.4 example"),
+        msg(
+            "printed 'Boewn'; Rifle Section C or Weapons Section E (the rulebook does not say which)"
+        ),
+    )
+}
+"""The kinds, compositions and notes the site's example and demo tables fill in, as messages
+(a test keeps this list in step with the files); a player's own words stay his."""
+
+
+def example_words(text: str) -> str:
+    """A table cell the site's example wrote, in the reader's language."""
+    return say(EXAMPLE_WORDS.get(text, text))
+
+
 SIDE_NAMES = {
     m.id: m
     for m in (
@@ -95,6 +154,49 @@ SIDE_NAMES = {
     )
 }
 """The side names templates and the demo give, as messages; a name a player typed stays his."""
+
+
+OPTION_WORDS: dict[str, tuple[Msg, Msg]] = {
+    "charge_fill_ins": (
+        msg("Charge for fill-ins"),
+        msg("ST-C1.5.5: also charge +1 VP for each Reinforcement used to complete a Patrol."),
+    ),
+    "satchels_with_armor": (
+        msg("Satchels only with armor"),
+        msg(
+            "NO-C1.72: the 2 Satchels (+1 VP) and the free Deploy come only with US Armor Support."
+        ),
+    ),
+    "refund_cancelled_armor_vp": (
+        msg("Refund the VP of cancelled armor"),
+        msg("NO-C1.73: when German armor cancels the US option, the US gets its 4 VP back."),
+    ),
+    "ground_support_after_cancel": (
+        msg("No Ground Support after a cancelled Armor Support"),
+        msg("NO-C1.75: a cancelled US Armor Support counts as not available for Ground Support."),
+    ),
+    "count_phase_one": (
+        msg("Count all three phases"),
+        msg('Net VP count all three phases (the rulebook: "cumulative over the campaign").'),
+    ),
+}
+"""Each campaign option's name and the reading it changes (a test checks every option of
+every template has its words)."""
+
+
+def option_words(name: str) -> tuple[str, str]:
+    """An option's label and help in the reader's language."""
+    label, help_text = OPTION_WORDS.get(name, (name.replace("_", " ").capitalize(), ""))
+    return say(label), say(help_text)
+
+
+def position_words(position: str | None) -> Msg | str:
+    """A battle's position as a player says it: a Campaign Position id ("R2") as printed, a
+    Gastadores scenario ("Scenario 33", as `CCTemplate.position` stores it) in words."""
+    number = (position or "").removeprefix("Scenario ")
+    if number != position and number.isdigit():
+        return msg("Scenario %(n)s", n=int(number))
+    return position or ""
 
 
 def side_word(name: str) -> Msg | str:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.cc.engines import CCTemplate
+from campaigns.cc.labels import example_words
 from campaigns.i18n import say
 from campaigns.jsontext import JSONTextError, loads_checked
 from rules.cc.campaign_tables import (
@@ -55,7 +56,11 @@ def build_row(
     original row held the column, or for a new row when the rules need the column."""
     row: dict[str, Any] = {}
     for column in table.columns:
-        value = cell_value(column, cells.get(column.name, ""))
+        raw = cells.get(column.name, "")
+        kept = (original or {}).get(column.name)
+        if isinstance(kept, str) and raw.strip() == shown(column, kept):
+            raw = kept  # the example's words, shown in the reader's language: unchanged
+        value = cell_value(column, raw)
         if value is not None:
             row[column.name] = value
         elif original is not None:
@@ -87,6 +92,12 @@ def _original_rows(tables: Mapping[str, Any], table: CampaignTable) -> list[Mapp
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def shown(column: Column, value: Any) -> str:
+    """A cell as the grid shows it: the example tables' words in the reader's language."""
+    text = _text(value)
+    return text if column.kind in ("number", "side") else example_words(text)
 
 
 class TablesGridForm(forms.Form):
@@ -149,7 +160,7 @@ class TablesGridForm(forms.Form):
                     strip=False,
                     widget=forms.TextInput(attrs={**attrs, "placeholder": "?"}),
                 )
-            field.initial = _text(original.get(column.name))
+            field.initial = shown(column, original.get(column.name))
             self.fields[self.cell(table, i, column.name)] = field
         self.fields[self.cell(table, i, "remove")] = forms.BooleanField(
             required=False,

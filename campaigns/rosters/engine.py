@@ -392,7 +392,7 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
             "label": entry.label,
             "upgrades": list(entry.upgrades),
             "cost": cost,
-            "violations": [v.message for v in result.violations if v.entry == i],
+            "violations": [say(v.message) for v in result.violations if v.entry == i],
             "warning": doubtful(army.faction, entry.profile),
         }
         if selected is not None and selected == i:
@@ -400,7 +400,7 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
                 ups = legal_options(army, i).upgrades
             except RuleError:
                 ups = ()
-            row["upgrade_options"] = [u.to_dict() for u in ups]
+            row["upgrade_options"] = [{**u.to_dict(), "reason": say(u.reason)} for u in ups]
         entries.append(row)
     return {
         "system": M1936,
@@ -411,7 +411,7 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
         "defender_points": army.defender_points,
         "valid": result.valid,
         "violations": [
-            {"rule": v.rule, "message": v.message, "entry": v.entry} for v in result.violations
+            {"rule": v.rule, "message": say(v.message), "entry": v.entry} for v in result.violations
         ],
         "budget": result.budget,
         "spent": result.spent,

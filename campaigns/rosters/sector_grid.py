@@ -10,6 +10,7 @@ from campaigns.grid import Axis, Grid, GridError, Table, whole_number
 from campaigns.i18n import say
 from campaigns.models import bounds as b
 from rules.i18n import msg
+from rules.m1936 import labels as m36_labels
 from rules.m1936 import scenario as m36s
 
 
@@ -21,7 +22,10 @@ class SectorTableGrid(Grid):
         Table(
             key=f"s{n}",
             title=lazy(say, str)(msg("Sector type %(n)s", n=n)),
-            rows=Axis(_("Element"), fixed=tuple((e, e) for e in m36s.ELEMENTS)),
+            rows=Axis(
+                _("Element"),
+                fixed=tuple((e, lazy(say, str)(m36_labels.ELEMENTS[e])) for e in m36s.ELEMENTS),
+            ),
             columns=Axis(_("Count"), fixed=(("min", _("Minimum")), ("max", _("Maximum")))),
             named=True,
         )

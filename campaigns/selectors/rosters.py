@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext
 
 from campaigns.models import (
     Campaign,
@@ -15,6 +18,8 @@ from campaigns.models import (
 )
 from campaigns.paging import Window, as_int, seek
 from campaigns.permissions import is_neutral_gm, player_side, visible_campaigns_q
+from rules.parabellum.battle import TURNS
+from rules.ratings.charts import Series, line_chart
 
 EVENTS_WINDOW = 40  # battle log entries per window, newest first
 
@@ -120,3 +125,49 @@ def sealed_status(battle: SkirmishBattle) -> dict[int, bool]:
         SealedOrders.objects.filter(side__battle=battle).values_list("side__index", flat=True)
     )
     return {i: i in done for i in (0, 1)}
+
+
+def parabellum_turn_series(battle: SkirmishBattle, sides: list[SkirmishSide]) -> dict[str, Any]:
+    """Each side's casualties and PO held at the end of each turn of a Parabellum battle (the
+    game is `TURNS` turns long, so the chart never grows), with the rows of a text table.
+    PO come from the recorded end-of-turn positions; a turn not recorded yet shows none."""
+    po = {t["turn"]: [s.get("po") for s in t["sides"]] for t in battle.turns or []}
+    rows, down = [], [0] * len(sides)
+    for turn in range(1, TURNS + 1):
+        for i, side in enumerate(sides):
+            down[i] += sum(1 for c in side.casualties or [] if c.get("turn") == turn)
+        held = po.get(turn)
+        rows.append(
+            {
+                "turn": turn,
+                "casualties": list(down),
+                "po": held,
+                "cells": [(down[i], held[i] if held else None) for i in range(len(sides))],
+            }
+        )
+    players = [str(s.player) for s in sides]
+    turn_label = gettext("Turn")
+    return {
+        "turn_rows": rows,
+        "casualties_svg": line_chart(
+            [
+                Series(name, [(0, 0)] + [(r["turn"], r["casualties"][i]) for r in rows])
+                for i, name in enumerate(players)
+            ],
+            title=gettext("Casualties by turn"),
+            step=True,
+            x_label=turn_label,
+            y_label=gettext("Soldiers out of action"),
+        ),
+        "po_svg": line_chart(
+            [
+                Series(name, [(r["turn"], r["po"][i]) for r in rows if r["po"]])
+                for i, name in enumerate(players)
+            ],
+            title=gettext("PO held at the end of each turn"),
+            x_label=turn_label,
+            y_label=gettext("PO"),
+        )
+        if po
+        else "",
+    }

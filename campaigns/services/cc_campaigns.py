@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaigns.cc.engines import template_for
-from campaigns.i18n import say
+from campaigns.i18n import say, say_problems
 from campaigns.models import Campaign, LogEntry, Side, bounds
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.campaigns import campaign_create, side_join
@@ -105,9 +105,7 @@ def cc_tables_update(
     except CampaignTablesError as exc:
         raise ValidationError({"tables": [say(p.text) for p in exc.found]}) from None
     except TableDataError as exc:
-        raise ValidationError(
-            {"tables": [f"{path}: {msg}" if path else msg for path, msg in exc.problems]}
-        ) from None
+        raise ValidationError({"tables": say_problems(exc.problems)}) from None
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValidationError({"tables": _("Missing section %(name)s.") % {"name": exc}}) from None
     with transaction.atomic():

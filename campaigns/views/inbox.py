@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -52,10 +52,10 @@ def inbox(request):
 
 class NoticeSettingsForm(forms.ModelForm):
     email = forms.EmailField(
-        label=_lazy("E-mail address"),
+        label=gettext_lazy("E-mail address"),
         required=False,
         max_length=254,
-        help_text=_lazy("Where the notices go; empty: none is sent."),
+        help_text=gettext_lazy("Where the notices go; empty: none is sent."),
     )
 
     class Meta:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.cc.common import Faction, Nation, Quality
 from rules.errors import RuleError, TableDataError
+from rules.i18n import Msg, msg
 from rules.tables import Field, TableSchema, int_range, one_of
 
 YEARS = (1939, 1945)
@@ -21,24 +22,31 @@ AXIS_OB_LETTERS = "ABCDEFGHIJ"
 ALLIED_OB_LETTERS = "RSTUVWXYZ"
 
 
-def _ob_check(record: Mapping[str, Any]) -> list[str]:
+def _ob_check(record: Mapping[str, Any]) -> list[Msg]:
     problems = []
     letters = (
         AXIS_OB_LETTERS if Nation(record["nation"]).faction is Faction.AXIS else ALLIED_OB_LETTERS
     )
     if record["letter"] not in letters:
-        problems.append(f"{record['nation']} OB letters are {letters[0]}-{letters[-1]} [RS.5]")
+        problems.append(
+            msg(
+                "[RS.5] the OB letters of %(nation)s are %(first)s to %(last)s",
+                nation=record["nation"],
+                first=letters[0],
+                last=letters[-1],
+            )
+        )
     if record["first_year"] > record["last_year"]:
-        problems.append("first_year is after last_year")
+        problems.append(msg("the first year is after the last year"))
     return problems
 
 
-def _support_check(record: Mapping[str, Any]) -> list[str]:
+def _support_check(record: Mapping[str, Any]) -> list[Msg]:
     problems = []
     if record["roll_low"] > record["roll_high"]:
-        problems.append("roll_low is above roll_high")
+        problems.append(msg("the lowest roll is above the highest roll"))
     if record.get("to_year") is not None and record["to_year"] < record["from_year"]:
-        problems.append("to_year is before from_year")
+        problems.append(msg("the last year is before the first year"))
     return problems
 
 

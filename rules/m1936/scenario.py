@@ -25,7 +25,8 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.errors import RuleError, TableDataError
 from rules.explain import Decision, DecisionRequired, Explanation
-from rules.i18n import msg
+from rules.i18n import Msg, msg
+from rules.m1936 import labels
 from rules.m1936.army import Role
 from rules.m1936.validation import Violation
 from rules.m1936.weather import Season, WeatherResult, determine_weather
@@ -63,6 +64,18 @@ ELEMENTS = (
     "Sembrado",
     "Zona de arbustos (5)",
 )
+
+
+def _terrain(value: str) -> Msg | str:
+    return labels.label(labels.TERRAINS, value)
+
+
+def _sector(value: str) -> Msg | str:
+    return labels.label(labels.SECTOR_TYPES, value)
+
+
+def _element(value: str) -> Msg | str:
+    return labels.label(labels.ELEMENTS, value)
 
 
 def placer(sector: int) -> Role:
@@ -117,7 +130,8 @@ def sector_table(terrain: Terrain, user_rows: list[dict[str, Any]] | None = None
     if seeded is not None:
         if user_rows is not None:
             raise RuleError(
-                msg("%(terrain)s has a table in the rulebook", terrain=terrain), rule=TABLE_RULE
+                msg("%(terrain)s has a table in the rulebook", terrain=_terrain(terrain)),
+                rule=TABLE_RULE,
             )
         ranges = {
             col: {el: (lo, hi) for el, (lo, hi) in cells.items()}
@@ -128,7 +142,7 @@ def sector_table(terrain: Terrain, user_rows: list[dict[str, Any]] | None = None
         raise RuleError(
             msg(
                 "the rulebook has no scenery table for %(terrain)s; enter one for the campaign",
-                terrain=terrain,
+                terrain=_terrain(terrain),
             ),
             rule=TABLE_RULE,
         )
@@ -138,14 +152,23 @@ def sector_table(terrain: Terrain, user_rows: list[dict[str, Any]] | None = None
     for i, row in enumerate(rows):
         cells = ranges.setdefault(row["sector"], {})
         if row["element"] in cells:
-            problems.append((f"row {i + 1}", f"{row['sector']} repeats {row['element']}"))
+            problems.append(
+                (
+                    msg("row %(n)s", n=i + 1),
+                    msg(
+                        "%(sector)s names %(element)s twice",
+                        sector=_sector(row["sector"]),
+                        element=_element(row["element"]),
+                    ),
+                )
+            )
         cells[row["element"]] = (row["min"], row["max"])
     if len(ranges) != len(SECTORS):
-        problems.append(("", f"a terrain has 4 sector types, not {len(ranges)}"))
+        problems.append(("", msg("a terrain has 4 sector types, not %(n)s", n=len(ranges))))
     for name, cells in ranges.items():
-        missing = [e for e in ELEMENTS if e not in cells]
+        missing = [_element(e) for e in ELEMENTS if e not in cells]
         if missing:
-            problems.append((name, f"missing elements: {', '.join(missing)}"))
+            problems.append((_sector(name), msg("elements missing: %(v)s", v=missing)))
     if problems:
         raise TableDataError(problems, rule=TABLE_RULE)
     return SectorTable(terrain, ranges, "user", TABLE_RULE)
@@ -202,15 +225,17 @@ def create_scenario(
     """Choose the terrain and roll 1d6 per sector type; lowest goes to sector 1 and so on."""
     table = sector_table(terrain, user_table)
     exp = Explanation()
-    exp.add(PLACEMENT_RULE, msg("terrain chosen"), table.terrain.value)
+    exp.add(PLACEMENT_RULE, msg("terrain chosen: %(terrain)s", terrain=_terrain(table.terrain)))
     rolls = {}
     for sector_type in table.sector_types:
         record = dice.roll(
-            "d6", purpose=msg("sector type %(type)s", type=sector_type), rule=PLACEMENT_RULE
+            "d6",
+            purpose=msg("sector type %(type)s", type=_sector(sector_type)),
+            rule=PLACEMENT_RULE,
         )
         rolls[sector_type] = exp.add(
             PLACEMENT_RULE,
-            msg("1d6 for %(sector_type)s", sector_type=sector_type),
+            msg("1d6 for %(sector_type)s", sector_type=_sector(sector_type)),
             record.value,
             roll=record,
         )
@@ -226,16 +251,19 @@ def order_tied_sectors(sheet: ScenarioSheet, order: Sequence[str]) -> ScenarioSh
         raise RuleError(
             msg(
                 "%(order)s is not an order of the tied sector types %(v)s",
-                order=str(order),
-                v=sheet.pending.options[0],
+                order=[_sector(t) for t in order],
+                v=[_sector(t) for t in sheet.pending.options[0]],
             ),
             rule=PLACEMENT_RULE,
         )
     next_sheet = sheet._next(tie_orders=(*sheet.tie_orders, order), pending=None)
     next_sheet.explanation.add(
         PLACEMENT_RULE,
-        msg("%(chooser)s orders the tie", chooser=sheet.pending.chooser),
-        " < ".join(order),
+        msg(
+            "%(chooser)s orders the tie: %(order)s",
+            chooser=labels.label(labels.ROLES, sheet.pending.chooser),
+            order=[_sector(t) for t in order],
+        ),
     )
     return _assign(next_sheet)
 
@@ -256,7 +284,7 @@ def _assign(sheet: ScenarioSheet) -> ScenarioSheet:
                 prompt=(
                     msg(
                         "%(v)s all rolled %(value)s: order them for sectors %(first)s–%(v2)s",
-                        v=", ".join(tied),
+                        v=[_sector(t) for t in tied],
                         value=value,
                         first=first,
                         v2=first + len(tied) - 1,
@@ -272,8 +300,12 @@ def _assign(sheet: ScenarioSheet) -> ScenarioSheet:
     for sector, sector_type in sectors.items():
         next_sheet.explanation.add(
             PLACEMENT_RULE,
-            msg("sector %(sector)s (%(v)s fills it)", sector=sector, v=placer(sector)),
-            sector_type,
+            msg(
+                "sector %(sector)s: %(type)s (%(v)s fills it)",
+                sector=sector,
+                type=_sector(sector_type),
+                v=labels.label(labels.ROLES, placer(sector)),
+            ),
         )
     return next_sheet
 
@@ -306,7 +338,11 @@ def plan_sector(
     sector_type = sheet.sectors[sector]
     ranges = sheet.table.ranges[sector_type]
     who = placer(sector)
-    problems = [f"{e!r} is not a scenery element" for e in counts if e not in ranges]
+    problems = [
+        msg("%(element)s is not a scenery element here", element=_element(e))
+        for e in counts
+        if e not in ranges
+    ]
     chosen: dict[str, int] = {}
     missing = []
     for element, (lo, hi) in ranges.items():
@@ -314,17 +350,30 @@ def plan_sector(
         if n is None:
             missing.append((element, tuple(range(lo, hi + 1))))
         elif isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
-            problems.append(f"{element}: {n!r} is outside {lo}-{hi} for {sector_type}")
+            problems.append(
+                msg(
+                    "%(element)s: choose from %(lo)s to %(hi)s in a %(type)s, not %(n)s",
+                    element=_element(element),
+                    lo=lo,
+                    hi=hi,
+                    type=_sector(sector_type),
+                    n=str(n),
+                )
+            )
         else:
             chosen[element] = n
     if problems:
-        raise RuleError("; ".join(problems), rule=sheet.table.rule)
+        raise RuleError(msg("%(problems)s", problems=problems), rule=sheet.table.rule)
     if missing:
         raise DecisionRequired(
             Decision(
                 f"sector_{sector}_counts",
                 sheet.table.rule,
-                f"choose how many of each element go in sector {sector} ({sector_type})",
+                msg(
+                    "choose how many of each element go in sector %(sector)s (%(type)s)",
+                    sector=sector,
+                    type=_sector(sector_type),
+                ),
                 tuple(missing),
                 who.value,
             )
@@ -339,14 +388,22 @@ def plan_sector(
         exp.add(
             sheet.table.rule,
             msg(
-                "sector %(sector)s: %(element)s (range %(v)s)",
+                "sector %(sector)s: %(element)s (from %(lo)s to %(hi)s)",
                 sector=sector,
-                element=element,
-                v=ranges[element],
+                element=_element(element),
+                lo=ranges[element][0],
+                hi=ranges[element][1],
             ),
             chosen[element],
         )
-    exp.add(PLACEMENT_RULE, msg("%(v)s places the last piece(s)", v=opponent(who)), by_opponent)
+    exp.add(
+        PLACEMENT_RULE,
+        msg(
+            "%(v)s places the last piece(s): %(pieces)s",
+            v=labels.label(labels.ROLES, opponent(who)),
+            pieces=[_element(e) for e in by_opponent] or "—",
+        ),
+    )
     return next_sheet
 
 
@@ -366,14 +423,20 @@ def _rival_pieces(
             Decision(
                 f"sector_{sector}_last_piece",
                 PLACEMENT_RULE,
-                f"which element is the last piece of sector {sector}, placed by the rival?",
+                msg(
+                    "which element is the last piece of sector %(sector)s, placed by the rival?",
+                    sector=sector,
+                ),
                 tuple(present),
                 who.value,
             )
         )
     if last_piece not in present:
         raise RuleError(
-            msg("the last piece must be one of the elements placed: %(v)s", v=", ".join(present)),
+            msg(
+                "the last piece must be one of the elements placed: %(v)s",
+                v=[_element(e) for e in present],
+            ),
             rule=PLACEMENT_RULE,
         )
     return {last_piece: 1}

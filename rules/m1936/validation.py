@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from rules.errors import RuleError
 from rules.explain import Explanation
-from rules.i18n import msg
+from rules.i18n import Msg, msg
+from rules.m1936 import labels
 from rules.m1936.army import (
     BUDGET_RULE,
     DEFAULT_OPTIONS,
@@ -39,7 +40,7 @@ FOG_RULE = "M36-XIV.1"
 @dataclass(frozen=True)
 class Violation(Serializable):
     rule: str
-    message: str
+    message: str | Msg
     entry: int | None = None
 
 
@@ -56,27 +57,41 @@ class ArmyValidation(Serializable):
 
 def upgrade_problem(
     profile: Profile, held: dict[str, int | None], upgrade: Upgrade, quality: Quality
-) -> str | None:
+) -> Msg | None:
     """Why `upgrade` cannot be added to a unit holding `held` rules, or None if it can."""
     name, level = upgrade.rule
     if name == MUNICION:
         if MUNICION not in held:
-            return f"{upgrade.name} is only for units that bombard (with {MUNICION}(X))"
+            return msg(
+                "%(upgrade)s is only for units that bombard (with %(rule)s(X))",
+                upgrade=upgrade.name,
+                rule=MUNICION,
+            )
         return None
     if profile.category is not Category.INFANTRY:
-        return f"{upgrade.name} is infantry equipment; {profile.name} is {profile.category}"
+        return msg(
+            "%(upgrade)s is infantry equipment; %(unit)s is not infantry",
+            upgrade=upgrade.name,
+            unit=profile.name,
+        )
     if name == VETERANIA and quality is Quality.ELITE:
-        return f"{upgrade.name} cannot raise an Élite unit any higher"
+        return msg("%(upgrade)s cannot raise an Elite unit any higher", upgrade=upgrade.name)
     if name not in held:
         return None
     meta = catalogue().levelled_rules.get(name)
     if meta is None or level is None:
-        return f"{profile.name} already has {name}"
+        return msg("%(unit)s already has %(rule)s", unit=profile.name, rule=name)
     new = combine_levels(name, held[name], level)
     if meta.type == "stacking" and meta.max_level and held[name] + level > meta.max_level:
-        return f"{name} stacks only up to {name}({meta.max_level})"
+        return msg("%(rule)s stacks only up to %(rule)s(%(max)s)", rule=name, max=meta.max_level)
     if new == held[name]:
-        return f"{profile.name} already has {name}({held[name]}), {upgrade.name} is no better"
+        return msg(
+            "%(unit)s already has %(rule)s(%(level)s); %(upgrade)s is no better",
+            unit=profile.name,
+            rule=name,
+            level=held[name],
+            upgrade=upgrade.name,
+        )
     return None
 
 
@@ -122,7 +137,15 @@ def validate_army(army: ArmyList, options: ArmyOptions = DEFAULT_OPTIONS) -> Arm
         profile = _profile(army, entry)
         if profile is None:
             violations.append(
-                Violation(RULE, f"{army.faction} have no unit called {entry.profile!r}", index)
+                Violation(
+                    RULE,
+                    msg(
+                        "%(faction)s have no unit called %(unit)s",
+                        faction=labels.label(labels.FACTIONS, army.faction),
+                        unit=entry.profile,
+                    ),
+                    index,
+                )
             )
             costs.append(None)
             continue
@@ -130,8 +153,13 @@ def validate_army(army: ArmyList, options: ArmyOptions = DEFAULT_OPTIONS) -> Arm
             violations.append(
                 Violation(
                     f"{RULE} Efectos de la calidad",
-                    f"{profile.name} is {entry.quality} but the force is {army.quality}; a "
-                    "unit differs from its force only through Veteranos (Veteranía)",
+                    msg(
+                        "%(unit)s is %(quality)s but the force is %(force)s; a unit differs from "
+                        "its force only through Veteranía",
+                        unit=profile.name,
+                        quality=labels.label(labels.QUALITIES, entry.quality),
+                        force=labels.label(labels.QUALITIES, army.quality),
+                    ),
                     index,
                 )
             )
@@ -151,13 +179,24 @@ def validate_army(army: ArmyList, options: ArmyOptions = DEFAULT_OPTIONS) -> Arm
     )
     if left < 0:
         violations.append(
-            Violation(BUDGET_RULE, f"the list costs {spent}, over the {budget.points} budget")
+            Violation(
+                BUDGET_RULE,
+                msg(
+                    "the list costs %(spent)s, over the budget of %(points)s",
+                    spent=spent,
+                    points=budget.points,
+                ),
+            )
         )
     if options.fog_of_war_token_limit and len(army.entries) > FOG_TOKENS:
         violations.append(
             Violation(
                 FOG_RULE,
-                f"fog of war numbers units 1 to {FOG_TOKENS}; this list has {len(army.entries)}",
+                msg(
+                    "fog of war numbers units 1 to %(max)s; this list has %(n)s",
+                    max=FOG_TOKENS,
+                    n=len(army.entries),
+                ),
             )
         )
     return ArmyValidation(
@@ -185,7 +224,7 @@ class UpgradeOption(Serializable):
     cost: int
     legal: bool
     affordable: bool
-    reason: str = ""
+    reason: str | Msg = ""
 
 
 @dataclass(frozen=True)

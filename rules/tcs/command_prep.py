@@ -23,7 +23,7 @@ from typing import Any
 from rules.dice import D66, DiceSource, RollRecord
 from rules.errors import DiceError, RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
-from rules.i18n import msg
+from rules.i18n import Msg, msg
 from rules.tables import Field, TableSchema, one_of
 from rules.tcs import labels
 from rules.tcs.additions import implement_addition, start_addition_prelims
@@ -34,33 +34,55 @@ from rules.tcs.transitions import implement, start_prelims
 D66_READINGS = tuple(10 * r + w for r in range(1, 7) for w in range(1, 7))
 
 
-def _check_record(record: Mapping[str, Any]) -> list[str]:
+def _check_record(record: Mapping[str, Any]) -> list[Msg]:
     problems = []
     columns = record["columns"]
     if not columns or any(isinstance(c, bool) or not isinstance(c, int) for c in columns):
-        problems.append("columns must be a non-empty list of whole numbers")
+        problems.append(msg("the column headings are whole numbers, at least one"))
     elif any(c < 0 for c in columns) or list(columns) != sorted(set(columns)):
-        problems.append("columns must be distinct, non-negative and increasing")
+        problems.append(msg("the column headings go up from 0, each different"))
     if not record["rows"]:
-        problems.append("rows must give at least one Command Prep rating + size")
+        problems.append(msg("give at least one row (Command Prep rating + size)"))
     for key, cells in record["rows"].items():
         if not str(key).lstrip("-").isdigit():
-            problems.append(f"row {key!r}: the key is a whole number (rating + size)")
+            problems.append(
+                msg("row %(key)s: a row is named by a whole number (rating + size)", key=key)
+            )
         elif not isinstance(cells, list) or len(cells) != len(columns):
-            problems.append(f"row {key}: needs one threshold per column ({len(columns)})")
+            problems.append(
+                msg("row %(key)s: give one threshold per column (%(n)s)", key=key, n=len(columns))
+            )
         elif any(c is not None and c not in D66_READINGS for c in cells):
-            problems.append(f"row {key}: thresholds are d66 readings 11..66 (or null)")
+            problems.append(
+                msg("row %(key)s: a threshold is a d66 reading from 11 to 66, or empty", key=key)
+            )
     return problems
 
 
 COMMAND_PREP_SCHEMA = TableSchema(
     "tcs-command-prep",
     "6.9.f",
-    "Command Prep Table",
+    msg("Command Prep Table"),
     (
-        Field("type", str, check=one_of(*(t.value for t in OpSheetType)), help="op sheet type"),
-        Field("columns", list, help="weighted-turn column headers, increasing"),
-        Field("rows", dict, help="rating + size → one d66 threshold (or null) per column"),
+        Field(
+            "type",
+            str,
+            check=one_of(*(t.value for t in OpSheetType)),
+            help="op sheet type",
+            label=msg("op sheet type"),
+        ),
+        Field(
+            "columns",
+            list,
+            help="weighted-turn column headers, increasing",
+            label=msg("column headings"),
+        ),
+        Field(
+            "rows",
+            dict,
+            help="rating + size → one d66 threshold (or null) per column",
+            label=msg("rows"),
+        ),
     ),
     keyed_by="type",
     description="Read off the game's Command Prep Table; the series rules do not print it.",

@@ -2,8 +2,8 @@
 and 1280 px, in English and in Spanish, signed in and not.
 
 Each page must fit the screen (no sideways scroll), show no identifier (`snake_case`) where
-a person reads, and, in Spanish, every message the engine stored must have its Spanish words
-in the catalogue (tests/web/test_engine_words.py; the catalogue's own coverage is
+a person reads, and, in Spanish, no English sentence outside what the players typed; every
+message the engine stored must have its Spanish words in the catalogue (tests/web/test_engine_words.py; the catalogue's own coverage is
 tests/web/test_translations.py). A failing
 page is saved as a screenshot under test-results/.
 """
@@ -17,6 +17,14 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from campaigns.models import (
+    Campaign,
+    Club,
+    League,
+    Roster,
+    SkirmishBattle,
+    TcsFormation,
+)
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +33,10 @@ SKIP = ("/admin/", "/static/", "/media/", "/api/", "/accounts/logout", "/favicon
 DOWNLOADS = re.compile(r"\.(csv|json|pdf|png|jpe?g)$|/export|/download|/graphic")
 IDENTIFIER = re.compile(r"(?<![\w./@:-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/@])")
 WIDTHS = (390, 1280)
-LIMIT = 90  # pages per crawl: every kind of page of the demo, not every row of every list
+LIMIT = 160  # pages per crawl: every kind of page of the demo, not every row of every list
+PER_SHAPE = 3  # pages of each kind (same URL but for its numbers)
+ENGLISH = re.compile(r"\b(?:the|and|with|which|your|you|must|has|have|is|are|of)\b")
+"""Words of English sentences: on a Spanish page they mean an untranslated text."""
 
 OVERFLOW = """() => {
   const w = document.documentElement.clientWidth;
@@ -59,7 +70,7 @@ def crawl(client: Client, starts: list[str]) -> list[str]:
             continue
         seen.add(url)
         shape = re.sub(r"\d+", "N", url.split("?")[0])
-        if shapes.get(shape, 0) >= 2:  # two of each kind of page is enough
+        if shapes.get(shape, 0) >= PER_SHAPE:
             continue
         response = client.get(url)
         if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
@@ -71,8 +82,37 @@ def crawl(client: Client, starts: list[str]) -> list[str]:
     return pages
 
 
+def typed_words() -> list[str]:
+    """What players typed (names, descriptions): their words, never translated; longest first
+    so a name is taken out before a shorter one inside it."""
+    fields = [
+        (Campaign, ("name", "description")),
+        (Club, ("name", "description")),
+        (League, ("name",)),
+        (Roster, ("name",)),
+        (SkirmishBattle, ("title",)),
+        (TcsFormation, ("name",)),
+    ]
+    found = {
+        text.strip()
+        for model, names in fields
+        for row in model.objects.values_list(*names)
+        for text in row
+        if text and text.strip()
+    }
+    return sorted(found, key=len, reverse=True)
+
+
+def english_left(text: str, typed: list[str]) -> list[str]:
+    """Bits of English sentences on a Spanish page, once the players' own words are out."""
+    for words in typed:
+        text = text.replace(words, " ")
+    text = re.sub(r"\s+", " ", text)
+    return [text[max(0, m.start() - 30) : m.end() + 30] for m in ENGLISH.finditer(text)]
+
+
 def visit(browser, base_url: str, pages: list[str], cookies: list[dict]) -> list[str]:
-    problems = []
+    problems, typed = [], typed_words()
     for lang in ("en", "es"):
         for width in WIDTHS:
             context = browser.new_context(
@@ -89,9 +129,13 @@ def visit(browser, base_url: str, pages: list[str], cookies: list[dict]) -> list
                 box = page.evaluate(OVERFLOW)
                 if box["scroll"] > box["width"] + 1:
                     found.append(f"{box['scroll']} px wide ({', '.join(box['wide'])})")
-                words = set(IDENTIFIER.findall(page.evaluate(VISIBLE_TEXT)))
+                text = page.evaluate(VISIBLE_TEXT)
+                words = set(IDENTIFIER.findall(text))
                 if words:
                     found.append(f"identifiers {sorted(words)[:6]}")
+                english = english_left(text, typed) if lang == "es" else []
+                if english:
+                    found.append(f"English {english[:4]}")
                 if found:
                     problems.append(f"{lang} {width}px {url}: {'; '.join(found)}")
                     ARTIFACTS.mkdir(exist_ok=True)

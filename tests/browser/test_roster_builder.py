@@ -131,7 +131,7 @@ def test_1936_army_builder_over_budget_live(page, hans):
     page.get_by_role("button", name="Add unit").click()
     expect(panel).to_contain_text("points left: -120 of 1200")
     expect(panel.locator(".violations")).to_contain_text(
-        "the list costs 1320, over the 1200 budget"
+        "the list costs 1320, over the budget of 1200"
     )
     expect(panel).not_to_contain_text("Valid: ready to field.")
 

@@ -38,19 +38,21 @@ def test_schema_lists_every_problem_with_its_path():
             {"cost": True, "quality": "green"},
         ]
     )
-    assert ("row 1.cost", "must be at least 0") in problems
-    assert ("row 2.cost", "must be int, not '3'") in problems
-    assert ("row 2.quality", "must be one of elite, line, green") in problems
-    assert ("row 2.extra", "is not a field of this table") in problems
-    assert ("row 2.letter", "duplicate 'A'") in problems
-    assert ("row 3.letter", "is required") in problems
-    assert ("row 3.cost", "must be int, not True") in problems
+    said = [(str(where), str(what)) for where, what in problems]
+    row = "Campaign Forces Table, row"
+    assert (f"{row} 1, cost", "enter 0 or more") in said
+    assert (f"{row} 2, cost", "enter a whole number") in said
+    assert (f"{row} 2, quality", "choose one of: elite, line, green") in said
+    assert (f"{row} 2", "extra is not a column of this table") in said
+    assert (f"{row} 2, letter", "A appears twice") in said
+    assert (f"{row} 3, letter", "fill this in") in said
+    assert (f"{row} 3, cost", "enter a whole number") in said
 
 
 def test_clean_raises_with_all_problems_and_accepts_good_rows():
     with pytest.raises(TableDataError) as err:
         SCHEMA.clean("not a list")
-    assert err.value.problems == [("", "Campaign Forces Table must be a list of rows")]
+    assert [str(m) for _, m in err.value.problems] == ["Campaign Forces Table is a list of rows"]
     rows = SCHEMA.clean([{"letter": "B", "cost": 2, "quality": "elite"}])
     assert rows == [{"letter": "B", "cost": 2, "quality": "elite"}]
     assert SCHEMA.describe()["fields"][0] == {
@@ -58,4 +60,5 @@ def test_clean_raises_with_all_problems_and_accepts_good_rows():
         "type": "str",
         "required": True,
         "help": "",
+        "label": "letter",
     }

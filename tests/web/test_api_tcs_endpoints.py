@@ -242,7 +242,11 @@ def test_side_settings(op, alice, bob):
     germans, _ = sides(op)
     url = f"{API}/sides/{germans.pk}/"
     bad = [{"type": "attack", "columns": [28, 22], "rows": {"5": [52, 45]}}]
-    refused(alice.patch(url, {"rating": 3, "prep_table": bad}, **J), 400, "columns must be")
+    refused(
+        alice.patch(url, {"rating": 3, "prep_table": bad}, **J),
+        400,
+        "the column headings go up from 0",
+    )
     refused(alice.patch(url, {"rating": 3, "prep_table": "[{"}, **J), 400, "not valid JSON")
     refused(alice.patch(url, {"rating": 14}, **J), 400, "rating")
     refused(bob.patch(url, {"rating": 3}, **J), 404)

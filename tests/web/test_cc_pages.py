@@ -26,7 +26,7 @@ def kurgan(user, other_user):
 def test_create_from_the_stalingrad_template(client, user):
     client.force_login(user)
     page = client.get(reverse("cc-new", args=["stalingrad"]))
-    assert "Charge fill ins" in page.text and "ST-C1.5.5" in page.text
+    assert "Charge for fill-ins" in page.text and "ST-C1.5.5" in page.text
     response = client.post(
         reverse("cc-new", args=["stalingrad"]),
         {"name": "Mamayev", "role": "1", "visibility": "public", "dice_mode": "server"},

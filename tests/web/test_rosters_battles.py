@@ -214,7 +214,7 @@ def test_1936_scenario_sheet_weather_and_construction(client, user, other_user, 
     assert battle.scenario["pending"]["chooser"] == "Atacante"
     act(client, battle, "tie", {"order": "Sector de Pueblo|Sector de Campo B"})
     page = client.get(battle.get_absolute_url()).text
-    assert "Scenario sheet" in page and "Sector de Pueblo" in page
+    assert "Scenario sheet" in page and "Village sector" in page and "Sector de Pueblo" not in page
     battle.refresh_from_db()
     assert battle.scenario["sectors"] == {
         "1": "Sector de Pueblo",

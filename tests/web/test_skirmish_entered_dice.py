@@ -289,7 +289,7 @@ def test_1936_scenario_weather_and_change_typed_roll_by_roll(api, user, m36):
     api.force_authenticate(user)
     # I.4 Llanura, 4, 2, 2, 5: a tie on 2 is a choice left to the players, kept on the sheet
     event, _r = applied_once(api, m36, "scenario", {"terrain": "Llanura"}, ["4", "2", "2", "5"])
-    assert event.summary.startswith("Scenario on Llanura")
+    assert event.summary.startswith("Scenario on Plain: Field sector A ")
     sheet = SkirmishBattle.objects.get(pk=m36.pk).scenario
     assert sheet and sheet.get("pending")
     # the weather needs its roll: typing it later keeps the pending tie untouched

@@ -166,7 +166,10 @@ def test_command_prep_table_is_validated_with_the_schema_and_nothing_changes(cli
         url, {"action": "settings", "settings-rating": "3", "settings-prep_table": json.dumps(bad)}
     )
     assert response.status_code == 400
-    assert "columns must be distinct, non-negative and increasing" in response.text
+    assert (
+        "Command Prep Table, row 1: the column headings go up from 0, each different"
+        in response.text
+    )
     assert "row 2" in response.text
     assert TcsSide.objects.get(side=germans).prep_table is None
     broken = client.post(

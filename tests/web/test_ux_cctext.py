@@ -7,11 +7,14 @@ messages and name the sides as the site does; every decision family has words; a
 that yields nothing says so; a seat given by the organiser is credited to him.
 """
 
+import dataclasses
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.cc.labels import FAMILIES, answer_text, option_labels
+from campaigns.cc.engines import TEMPLATES
+from campaigns.cc.labels import FAMILIES, OPTION_WORDS, answer_text, option_labels
 from campaigns.i18n import say_entry
 from campaigns.models import Battle, Decision, LogEntry
 from campaigns.services.battles import battle_result_submit
@@ -140,3 +143,15 @@ def test_a_seat_given_by_the_organiser_is_credited_to_him(kurgan, user, other_us
     assert not kurgan.log.filter(summary=f"{other_user.username} joined Soviets.").exists()
     own = kurgan.log.get(summary=f"{user.username} joined Germans.")
     assert own.actor == user
+
+
+def test_every_campaign_option_has_words_in_both_languages(client, user):
+    """The new-campaign form labels each option and says the reading it changes, in words of
+    the reader's language, never the option's identifier."""
+    for tpl in TEMPLATES.values():
+        for f in dataclasses.fields(tpl.options_cls):
+            assert f.name in OPTION_WORDS, f"{tpl.key}: {f.name} has no label"
+    client.force_login(user)
+    page = client.get(reverse("cc-new", args=["normandy"]), HTTP_ACCEPT_LANGUAGE="es").text
+    assert "Cargas Satchel solo con blindados" in page and "Satchels with armor" not in page
+    assert "Apoyo Blindado estadounidense" in page

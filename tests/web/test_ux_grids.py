@@ -169,7 +169,9 @@ def test_1936_sector_grid_creates_the_scenario(client, user, m36_battle):
     client.force_login(user)
     page = client.get(m36_battle.get_absolute_url()).text
     assert f'name="{U}-s1-name"' in page and f'name="{U}-s4-11-1"' in page
-    assert "Línea de arbustos (5)" in page and "Paste JSON instead" in page
+    assert "Line of bushes (5)" in page and "Paste JSON instead" in page
+    spanish = client.get(m36_battle.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
+    assert "Línea de arbustos (5)" in spanish and "Line of bushes" not in spanish
     assert scenario(client, m36_battle, **{f"{U}-s2-7-1": "3"}).status_code == 302
     m36_battle.refresh_from_db()
     table = m36_battle.scenario["table"]
@@ -182,13 +184,13 @@ def test_1936_sector_grid_creates_the_scenario(client, user, m36_battle):
 @pytest.mark.parametrize(
     "cells, words",
     [
-        ({f"{U}-s1-7-0": "x"}, "Sector de Playa: Muro, Minimum: write a whole number"),
+        ({f"{U}-s1-7-0": "x"}, "Sector de Playa: Wall, Minimum: write a whole number"),
         (
             {f"{U}-s3-0-0": "2", f"{U}-s3-0-1": "1"},
-            "Sector de Pueblo: Bosque, Maximum: the maximum is below the minimum",
+            "Sector de Pueblo: Woods, Maximum: the maximum is below the minimum",
         ),
         ({f"{U}-s4-name": ""}, "Sector type 4: write its name."),
-        ({f"{U}-s2-11-1": ""}, "Sector de Dunas: Zona de arbustos (5), Maximum: empty"),
+        ({f"{U}-s2-11-1": ""}, "Sector de Dunas: Patch of bushes (5), Maximum: empty"),
     ],
 )
 def test_1936_bad_cell_is_named_and_no_scenario(client, user, m36_battle, cells, words):
@@ -204,6 +206,6 @@ def test_1936_empty_grid_still_asks_for_a_table_for_costa(client, user, m36_batt
     client.force_login(user)
     data = {"terrain": "Costa", "dice_mode": "server"}
     response = client.post(reverse("skirmish-action", args=[m36_battle.pk, "scenario"]), data)
-    assert response.status_code == 400 and "no scenery table for Costa" in response.text
+    assert response.status_code == 400 and "no scenery table for Coast" in response.text
     m36_battle.refresh_from_db()
     assert m36_battle.scenario == {}

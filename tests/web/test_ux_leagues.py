@@ -372,3 +372,22 @@ def test_the_api_creates_campaigns_in_a_club(api, club, members, make_user):
            "visibility": "private", "club": club.pk}  # fmt: skip
     assert api.post("/api/v1/tcs/operations/", tcs, format="json").status_code == 201
     assert Campaign.objects.get(name="Totalize").club == club
+
+
+def test_elo_k_bands_are_rows_of_numbers_not_typed_pairs(client, league, organiser):
+    """Finding 15's spirit: the organiser fills "from rating" and "K" boxes per band."""
+    client.force_login(organiser)
+    url = reverse("league-settings", args=[league.pk])
+    page = client.get(url).text
+    assert 'name="elo_k_bands-0-from" value="0"' in page
+    assert 'name="elo_k_bands-0-k" value="32"' in page and "0:32" not in page
+    form = client.get(url).context["form"]
+    data = {k: v for k, v in form.initial.items() if k != "elo_k_bands"}
+    data["tiebreaks_0"], data["tiebreaks_1"] = "points", "wins"
+    data |= {"elo_k_bands-0-from": "0", "elo_k_bands-0-k": "40", "elo_k_bands-1-from": "2000"}
+    response = client.post(url, data)
+    assert "Band 2: give both the rating it starts at and its K, as numbers." in response.text
+    data["elo_k_bands-1-k"] = "20"
+    assert client.post(url, data).status_code == 302
+    league.refresh_from_db()
+    assert league.elo_k_bands == [[0, 40], [2000, 20]]

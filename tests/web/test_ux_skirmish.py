@@ -11,7 +11,7 @@ from django.utils import translation
 from campaigns.i18n import say
 from campaigns.models import RosterChange
 from campaigns.services.rosters import roster_create, roster_edit
-from campaigns.services.skirmish import skirmish_create, skirmish_join
+from campaigns.services.skirmish import skirmish_create, skirmish_join, skirmish_turn_record
 from tests.web.roster_helpers import m1936_list
 
 pytestmark = pytest.mark.django_db
@@ -265,3 +265,23 @@ def test_printable_1936_card_lists_units_points_and_stats(client, user):
     client.force_login(user)
     card = client.get(reverse("roster-print", args=[roster.pk])).text
     assert "1. Oficial" in card and "FAC" in card and "Points spent:" in card
+
+
+# --- item 6: a Parabellum battle charted on its own clock, the turn ---------------------------
+
+
+def test_parabellum_casualties_and_po_are_charted_by_turn(client, user, other_user):
+    fight = battle(user, other_user)
+    skirmish_turn_record(battle=fight, actor=user, turn=1, po=[2, 1], models={})
+    bob = fight.sides.get(index=1)
+    bob.casualties = [{"soldier_id": "rifleman-3", "turn": 2, "cause": "fire"}]
+    bob.save(update_fields=["casualties"])
+    client.force_login(other_user)
+    page = client.get(fight.get_absolute_url()).text
+    assert "Casualties by turn" in page and "PO held at the end of each turn" in page
+    assert page.count("<svg") >= 2
+    rows = page.split('class="chart-table"')[1].split("</table>")[0]
+    # turn 1: no casualties, PO 2 and 1; turn 2: bob has lost one soldier, no PO recorded
+    assert '<th scope="row">1</th><td>0</td><td>2</td><td>0</td><td>1</td>' in rows
+    assert '<th scope="row">2</th><td>0</td><td>—</td><td>1</td><td>—</td>' in rows
+    assert rows.count("<tr>") == 6  # the head and the game's 5 turns, however long the log

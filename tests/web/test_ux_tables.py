@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
+from campaigns.cc.engines import EXAMPLE_FILE
+from campaigns.cc.labels import EXAMPLE_WORDS
+from campaigns.management.commands.load_demo import DEMO_TABLES
 from campaigns.models import LogEntry
 from campaigns.services import side_join
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_tables import example_tables
+from rules.tables import load_json
 from tests.web.test_api_cc_endpoints import client_for
 
 pytestmark = pytest.mark.django_db
@@ -256,3 +263,39 @@ def test_creation_flash_agrees_with_the_missing_values_banner(client, user):
     html = response.content.decode()
     assert "example tables" not in html
     assert "hold only the values the rulebook prints" in html and "still miss" in html
+
+
+def _example_texts() -> set[str]:
+    """Every kind, composition and note the site's example and demo tables write."""
+    files = [load_json(EXAMPLE_FILE)[k] for k in ("stalingrad", "normandy")]
+    files.append(json.loads(DEMO_TABLES.read_text(encoding="utf-8")))
+    found = set()
+    for tables in files:
+        for table in tables.values():
+            if not isinstance(table, dict):
+                continue
+            found |= {table["note"]} if "note" in table else set()
+            for row in table.get("rows") or []:
+                found |= {
+                    v
+                    for k, v in row.items()
+                    if isinstance(v, str) and (k in ("kind", "note") or k.startswith("compos"))
+                }
+    return found
+
+
+def test_example_words_are_messages_and_read_in_spanish(client, user, kurgan):
+    """Finding 7/8: the example tables' words are the site's, so they are translated; saving
+    the Spanish grid unchanged keeps the stored English words."""
+    assert _example_texts() <= set(EXAMPLE_WORDS)
+    assert not any("seed" in text for text in _example_texts())
+    client.force_login(user)
+    before = kurgan.tables
+    with translation.override("es"):
+        html = client.get(reverse("cc-tables", args=[kurgan.pk]), HTTP_ACCEPT_LANGUAGE="es")
+        text = html.content.decode()
+        assert "Sgt Biermann o Sgt Esser" in text and "Sgt Biermann or Sgt Esser" not in text
+        data = _grid(client, kurgan)
+    assert client.post(reverse("cc-tables", args=[kurgan.pk]), data).status_code == 302
+    kurgan.refresh_from_db()
+    assert kurgan.tables == before

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound, PermissionDenied
 
 from campaigns.cc.engines import TEMPLATES, CCTemplate, template_for
-from campaigns.cc.forms import option_help
+from campaigns.cc.labels import option_words
 from campaigns.i18n import say
 from campaigns.models import Battle, Campaign, Decision
 from campaigns.permissions import Viewer, viewer_context
@@ -58,7 +58,6 @@ def _rule_of(help_text: str) -> str:
 
 
 def template_data(tpl: CCTemplate) -> dict[str, Any]:
-    helps = option_help(tpl.options_cls)
     options = []
     for f in dataclasses.fields(tpl.options_cls):
         default = f.default
@@ -69,11 +68,11 @@ def template_data(tpl: CCTemplate) -> dict[str, Any]:
             choices = [e.value for e in type(default)]
         else:
             continue
-        text = helps.get(f.name, "")
+        label, text = option_words(f.name)
         options.append(
             {
                 "key": f"opt_{f.name}",
-                "label": f.name.replace("_", " ").capitalize(),
+                "label": label,
                 "type": kind,
                 "choices": [{"value": c, "label": str(c)} for c in choices],
                 "default": value,

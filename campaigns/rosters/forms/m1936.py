@@ -6,10 +6,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.grid import GridField
+from campaigns.i18n import say
 from campaigns.models import bounds as b
-from campaigns.rosters.forms.common import DiceForm, enum_choices
+from campaigns.rosters.forms.common import DiceForm, enum_choices, say_lazy
 from campaigns.rosters.sector_grid import SectorTableGrid
 from rules.m1936 import construction as m36c
+from rules.m1936 import labels as m36_labels
 from rules.m1936 import scenario as m36s
 from rules.m1936 import weather as m36w
 from rules.m1936.bogging import Ground
@@ -17,7 +19,9 @@ from rules.m1936.morale import UnitState
 
 
 class ScenarioForm(DiceForm):
-    terrain = forms.ChoiceField(label=_("Terrain"), choices=enum_choices(m36s.Terrain))
+    terrain = forms.ChoiceField(
+        label=_("Terrain"), choices=enum_choices(m36s.Terrain, m36_labels.TERRAINS)
+    )
     user_table = GridField(
         SectorTableGrid(),
         label=_("Costa / Ciudad sector table"),
@@ -34,14 +38,17 @@ class TieForm(forms.Form):
 
     def __init__(self, *args, options=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["order"].choices = [("|".join(o), " < ".join(o)) for o in options]
+        self.fields["order"].choices = [
+            ("|".join(o), " < ".join(say(m36_labels.label(m36_labels.SECTOR_TYPES, t)) for t in o))
+            for o in options
+        ]
 
 
 class PlanForm(forms.Form):
     sector = forms.IntegerField(label=_("Sector"), min_value=1, max_value=4)
     last_piece = forms.ChoiceField(
         label=_("Last piece, placed by the rival"),
-        choices=[("", "—"), *[(e, e) for e in m36s.ELEMENTS]],
+        choices=[("", "—"), *[(e, say_lazy(m36_labels.ELEMENTS[e])) for e in m36s.ELEMENTS]],
         required=False,
     )
 
@@ -49,7 +56,9 @@ class PlanForm(forms.Form):
         super().__init__(*args, **kwargs)
         for i, element in enumerate(m36s.ELEMENTS):
             self.fields[f"e{i}"] = forms.IntegerField(
-                label=element, required=False, **b.form_range(b.ELEMENT_COUNT)
+                label=say_lazy(m36_labels.ELEMENTS[element]),
+                required=False,
+                **b.form_range(b.ELEMENT_COUNT),
             )
 
     def counts(self) -> dict[str, int]:

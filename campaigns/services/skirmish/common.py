@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from campaigns.i18n import say
+from campaigns.i18n import rule_text, say, say_problems
 from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.rosters.engine import jsonable
 from rules.dice import DiceSource, EnteredDice, ServerDice, parse_entry
@@ -106,18 +106,12 @@ def engine_errors(field: str = "__all__") -> Iterator[None]:
     except DiceError as exc:
         raise ValidationError({"dice": [rule_text(exc)]}) from None
     except TableDataError as exc:
-        raise ValidationError({field: [f"{p}: {m}" if p else m for p, m in exc.problems]}) from None
+        raise ValidationError({field: say_problems(exc.problems)}) from None
     except RuleError as exc:
         raise ValidationError({field: [rule_text(exc)]}) from None
     except DecisionRequired as exc:
         decision = exc.decision
         raise ValidationError({field: [f"[{decision.rule}] {say(decision.prompt)}"]}) from None
-
-
-def rule_text(exc: RuleError) -> str:
-    """An engine refusal in the reader's language, with its rule: "[6.2.1] …"."""
-    text = say(exc.message)
-    return f"[{exc.rule}] {text}" if exc.rule else text
 
 
 def all_dice_used(dice: DiceSource) -> None:

@@ -23,11 +23,13 @@ from rules.explain import Explanation
 from rules.i18n import msg
 from rules.m1936 import bogging as m36b
 from rules.m1936 import construction as m36c
+from rules.m1936 import labels
 from rules.m1936 import morale as m36m
 from rules.m1936 import scenario as m36s
 from rules.m1936 import weather as m36w
 from rules.m1936.army import effective_rules
 from rules.m1936.data import catalogue
+from rules.m1936.labels import label
 from rules.m1936.performance import performance_result
 
 
@@ -67,10 +69,12 @@ def m36_scenario_create(
         with engine_errors("user_table"):
             sheet = m36s.create_scenario(m36s.Terrain(terrain), dice, user_table=user_table)
         all_dice_used(dice)
-        rolls = ", ".join(f"{k} {v}" for k, v in sheet.rolls.items())
-        _save_sheet(
-            battle, sheet, actor, _("Scenario on %(t)s: %(r)s") % {"t": terrain, "r": rolls}, dice
-        )
+        rolls = [
+            msg("%(type)s %(roll)s", type=label(labels.SECTOR_TYPES, k), roll=v)
+            for k, v in sheet.rolls.items()
+        ]
+        summary = msg("Scenario on %(t)s: %(r)s", t=label(labels.TERRAINS, sheet.terrain), r=rolls)
+        _save_sheet(battle, sheet, actor, summary, dice)
     return battle
 
 
@@ -78,7 +82,8 @@ def m36_scenario_tie(*, battle: SkirmishBattle, actor, order: list[str]) -> Skir
     with playing(battle, actor, M1936) as (battle, _side):
         with engine_errors("order"):
             sheet = m36s.order_tied_sectors(_sheet(battle), order)
-        _save_sheet(battle, sheet, actor, _("Tie ordered: %(o)s") % {"o": " < ".join(order)})
+        order_words = [label(labels.SECTOR_TYPES, t) for t in order]
+        _save_sheet(battle, sheet, actor, msg("Tie ordered: %(o)s", o=order_words))
     return battle
 
 
@@ -90,10 +95,12 @@ def m36_scenario_plan(
             raise ValidationError({"sector": [_("The other player fills that sector.")]})
         with engine_errors("counts"):
             sheet = m36s.plan_sector(_sheet(battle), sector, counts, last_piece=last_piece or None)
-        shown = ", ".join(f"{k} {v}" for k, v in sheet.plans[sector].counts.items() if v)
-        _save_sheet(
-            battle, sheet, actor, _("Sector %(s)s planned: %(c)s") % {"s": sector, "c": shown}
-        )
+        shown = [
+            msg("%(element)s %(n)s", element=label(labels.ELEMENTS, k), n=v)
+            for k, v in sheet.plans[sector].counts.items()
+            if v
+        ]
+        _save_sheet(battle, sheet, actor, msg("Sector %(s)s planned: %(c)s", s=sector, c=shown))
     return battle
 
 

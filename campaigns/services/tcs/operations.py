@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import say_problems
 from campaigns.jsontext import CONTROL_CHARS
 from campaigns.models import Campaign, LogEntry, Side, bounds
 from campaigns.models.tcs import TCS_TEMPLATE, TcsFormation, TcsSide, TcsUnit
@@ -118,9 +119,7 @@ def tcs_side_update(*, side: Side, actor, rating: int, table: Any | None) -> Tcs
         try:
             table = CommandPrepTable.from_data(table).to_data()
         except TableDataError as exc:
-            raise ValidationError(
-                {"prep_table": [f"{p}: {m}" if p else m for p, m in exc.problems]}
-            ) from None
+            raise ValidationError({"prep_table": say_problems(exc.problems)}) from None
     else:
         table = None
     bounds.check_values(TcsSide, {"prep_table": table})

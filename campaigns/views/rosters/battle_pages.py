@@ -24,6 +24,7 @@ from campaigns.rosters.words import soldier_name
 from campaigns.selectors.rosters import (
     battle_events_window,
     battle_orders,
+    parabellum_turn_series,
     sealed_status,
     skirmish_detail,
 )
@@ -240,6 +241,7 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
             }
             for t in battle.tactical or []
         ]
+        context.update(parabellum_turn_series(battle, sides))
         for s in sides:
             s.soldiers = soldier_rows(s.snapshot)
             s.down = {

@@ -423,7 +423,7 @@ def test_rs_generator_tables_are_validated():
                 ]
             }
         )
-    assert "A-J" in str(err.value)
+    assert "the OB letters of germany are A to J" in str(err.value)
 
 
 @pytest.mark.parametrize(

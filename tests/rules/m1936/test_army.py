@@ -259,7 +259,7 @@ def test_M36_II_attacker_budget_is_larger():
 
 def test_M36_II_veteranos_cannot_raise_elite():
     army = small_nac(ArmyEntry("Sección de Regulares", ("Veteranos",)), quality=Quality.ELITE)
-    assert "Élite" in validate_army(army).violations[0].message
+    assert "Elite unit" in str(validate_army(army).violations[0].message)
 
 
 def test_M36_XIV_1_fog_of_war_numbers_at_most_15_units():

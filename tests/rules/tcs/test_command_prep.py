@@ -175,8 +175,13 @@ def test_6_9_f_command_prep_schema_reports_every_problem():
         {"type": "attack", "columns": [0], "rows": {"3": [11]}},
     ]
     problems = COMMAND_PREP_SCHEMA.validate(bad)
-    paths = [p for p, _ in problems]
-    assert paths == ["row 1", "row 2", "row 3", "row 4", "row 5.type", "row 6.type"]
+    paths = [str(p) for p, _ in problems]
+    rows = [f"Command Prep Table, row {n}" for n in range(1, 7)]
+    assert paths == [*rows[:4], f"{rows[4]}, op sheet type", f"{rows[5]}, op sheet type"]
+    assert str(problems[0][1]) == "the column headings go up from 0, each different"
+    assert str(problems[1][1]) == "row 3: give one threshold per column (1)"
+    assert str(problems[4][1]).startswith("choose one of: prepared_defense, attack")
+    assert str(problems[5][1]) == "attack appears twice"
     with pytest.raises(TableDataError):
         CommandPrepTable.from_data(bad)
 
