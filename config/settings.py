@@ -240,6 +240,10 @@ SPECTACULAR_SETTINGS = {
         "GameSystemEnum": "campaigns.models.core.GameSystem",
         "ClubRoleEnum": "campaigns.models.core.ClubMembership.Role",
         "CreatorSeatEnum": "campaigns.api.cc.serializers.ROLES",
+        "FactionEnum": "campaigns.api.cc.tracker.FACTIONS",
+        "CounterKindEnum": "campaigns.cc.battle.rolls.KIND_VALUES",
+        "CardTriggerEnum": "campaigns.cc.battle.rolls.TRIGGER_VALUES",
+        "AttackTriggerEnum": "campaigns.cc.battle.fire.ATTACK_TRIGGER_VALUES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -5,7 +5,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from campaigns.views import accounts, campaigns, cc, cc_tables, dice, health, home, inbox
+from campaigns.views import (
+    accounts,
+    campaigns,
+    cc,
+    cc_battle,
+    cc_tables,
+    dice,
+    health,
+    home,
+    inbox,
+)
 
 # Swagger UI: its start-up script is served by the view itself (the split view, no inline
 # script), but the page has an inline <style> and Swagger UI sets style attributes and draws
@@ -48,6 +58,31 @@ urlpatterns = [
         "campaigns/<int:pk>/battles/<int:number>/events/", cc.battle_event_view, name="battle-event"
     ),
     path("campaigns/<int:pk>/battles/<int:number>/rolls/", cc.battle_roll_view, name="battle-roll"),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/track/",
+        cc_battle.tracker_start_view,
+        name="tracker-start",
+    ),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/track/counters/",
+        cc_battle.tracker_counters_view,
+        name="tracker-counters",
+    ),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/track/undo/",
+        cc_battle.tracker_undo_view,
+        name="tracker-undo",
+    ),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/track/<slug:key>/",
+        cc_battle.tracker_act_view,
+        name="tracker-act",
+    ),
+    path(
+        "campaigns/<int:pk>/battles/<int:number>/track/<slug:key>/odds/",
+        cc_battle.tracker_odds_view,
+        name="tracker-odds",
+    ),
     path(
         "campaigns/<int:pk>/battles/<int:number>/result/",
         cc.battle_result_view,

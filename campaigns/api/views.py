@@ -7,7 +7,7 @@ from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from campaigns.api.cc import CCBattleActions, CCCampaignActions
+from campaigns.api.cc import CCBattleActions, CCCampaignActions, CCTrackerActions
 from campaigns.api.filters import LedgerFilterSet
 from campaigns.api.pagination import LogPagination
 from campaigns.api.schema import REFUSALS
@@ -38,6 +38,7 @@ class CampaignFilter(LedgerFilterSet):
 class CampaignViewSet(
     CCCampaignActions,
     CCBattleActions,
+    CCTrackerActions,
     mixins.CreateModelMixin,
     viewsets.ReadOnlyModelViewSet,
 ):

@@ -1,6 +1,7 @@
 """The app's models, one module per concern."""
 
 from campaigns.models.battles import Battle, Decision
+from campaigns.models.cc_battle import BattleAction, BattleTracker
 from campaigns.models.core import (
     Campaign,
     Club,
@@ -42,6 +43,8 @@ from campaigns.models.tcs import (
 
 __all__ = [
     "Battle",
+    "BattleAction",
+    "BattleTracker",
     "Campaign",
     "Club",
     "ClubInvite",

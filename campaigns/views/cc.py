@@ -25,6 +25,7 @@ from campaigns.models import Battle, Campaign, Decision, LogEntry
 from campaigns.permissions import Viewer, viewer_context
 from campaigns.selectors.cc import cc_dashboard, setup_refusal
 from campaigns.selectors.cc_battle import battle_score, battle_setup
+from campaigns.selectors.cc_tracker import result_draft
 from campaigns.selectors.history import HISTORY_WINDOW, log_window
 from campaigns.services.battles import (
     battle_event_record,
@@ -34,6 +35,7 @@ from campaigns.services.battles import (
 )
 from campaigns.services.cc_campaigns import cc_campaign_create
 from campaigns.services.cc_engine import cc_advance, cc_resume, decision_answer
+from campaigns.views.cc_battle import tracker_context
 from campaigns.views.common import (
     flash_errors,
     flash_form_errors,
@@ -154,10 +156,13 @@ def battle_detail(request, pk: int, number: int):
         ),
         None,
     )
+    assistant = tracker_context(request, campaign, viewer, battle, sides, record)
+    draft = result_draft(assistant["tracker"], sides) if assistant["tracker"] else {}
     return render(
         request,
         "cc/battle.html",
         {
+            **assistant,
             "campaign": campaign,
             "viewer": viewer,
             "battle": battle,
@@ -167,7 +172,7 @@ def battle_detail(request, pk: int, number: int):
             "log": log,
             "event_form": EventForm(toward=sides[0].name if sides else ""),
             "roll_form": RollForm(),
-            "result_form": ResultForm(sides, tpl.result_fields),
+            "result_form": ResultForm(sides, tpl.result_fields, initial=draft),
             "correction_form": CorrectionForm(sides, tpl.result_fields, prefix="fix")
             if viewer.can_manage and battle.result
             else None,

@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from .battles import CCBattleActions
 from .campaigns import CCCampaignActions, CCTemplateViewSet
+from .tracker import CCTrackerActions
 
-__all__ = ["CCBattleActions", "CCCampaignActions", "CCTemplateViewSet", "register"]
+__all__ = [
+    "CCBattleActions",
+    "CCCampaignActions",
+    "CCTemplateViewSet",
+    "CCTrackerActions",
+    "register",
+]
 
 
 def register(router) -> None:

@@ -1,0 +1,306 @@
+"""Procedures that are one or two Fate-card rolls on values the players read off their
+counters: Rally [O22.3], Rout [O23.2], Melee [O16.4] and the Targeting Roll [O20.2.3]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from campaigns.cc.battle.fields import Field
+from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
+from rules.cc.battle import artillery, melee, recover, rout
+from rules.cc.battle.rolls import TRIGGER_LABELS, Trigger
+from rules.cc.battle.units import Unit, UnitKind
+from rules.dice import DiceSource
+from rules.errors import RuleError
+from rules.i18n import Msg, msg
+
+RALLY_WORDS = {
+    recover.RallyOutcome.RALLIED: msg("rallied"),
+    recover.RallyOutcome.SUPPRESSED: msg("Suppressed, still broken"),
+    recover.RallyOutcome.NO_EFFECT: msg("no effect"),
+}
+ROUT_WORDS = {
+    rout.RoutOutcome.NO_EFFECT: msg("no effect"),
+    rout.RoutOutcome.SUPPRESSED: msg("Suppressed"),
+    rout.RoutOutcome.RETREAT: msg("retreats"),
+}
+KINDS = (
+    (UnitKind.SQUAD.value, msg("Squad")),
+    (UnitKind.TEAM.value, msg("Team")),
+    (UnitKind.LEADER.value, msg("Leader")),
+)
+
+KIND_VALUES = [value for value, _words in KINDS]
+
+UNIT = Field("unit", msg("Unit (as its counter says)"), "text", max_length=80)
+KIND = Field(
+    "kind", msg("Kind"), "choice", choices=KINDS, default=UnitKind.SQUAD.value, required=False
+)
+TRIGGER_VALUES = [t.value for t in (Trigger.NONE, Trigger.EVENT, Trigger.SNIPER, Trigger.TIME)]
+TRIGGER = Field(
+    "trigger",
+    msg("Trigger on the card"),
+    "choice",
+    choices=tuple((t, TRIGGER_LABELS[Trigger(t)]) for t in TRIGGER_VALUES),
+    default=Trigger.NONE.value,
+    required=False,
+    help=msg("With the site's dice no card is revealed: leave it at no trigger."),
+)
+
+
+def _unit(inputs: Mapping[str, Any], context: Context, *, broken: bool) -> Unit:
+    return Unit(
+        name=inputs["unit"].strip(),
+        owner=context.side,
+        kind=UnitKind(inputs.get("kind") or UnitKind.SQUAD),
+        broken=broken,
+    )
+
+
+def _trigger(inputs: Mapping[str, Any]) -> Trigger:
+    return Trigger(inputs.get("trigger") or Trigger.NONE)
+
+
+def _odds(table: Mapping[Any, Any], words: Mapping[Any, Msg]) -> list[Odds]:
+    return [Odds(words[k], p) for k, p in table.items()]
+
+
+def _broken_units(inputs: Mapping[str, Any], context: Context) -> list[tuple[Unit, int]]:
+    """The broken units typed one per line: "name; Morale" or "name; kind; Morale"."""
+    units = []
+    for n, line in enumerate(inputs["units"].splitlines(), start=1):
+        parts = [p.strip() for p in line.split(";")]
+        if not parts[0]:
+            continue
+        kind = parts[1].lower() if len(parts) == 3 else UnitKind.SQUAD.value
+        if len(parts) not in (2, 3) or not parts[-1].isdecimal() or kind not in KIND_VALUES:
+            raise RuleError(
+                msg(
+                    "line %(n)s: write “name; Morale” or “name; squad, team or leader; Morale”",
+                    n=n,
+                ),
+                rule="O22.2",
+            )
+        units.append((Unit(parts[0], context.side, UnitKind(kind), broken=True), int(parts[-1])))
+    return units
+
+
+def _recover(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    broken = _broken_units(inputs, context)
+    suppressed = [
+        Unit(name.strip(), context.side, suppressed=True)
+        for name in (inputs.get("suppressed") or "").splitlines()
+        if name.strip()
+    ]
+    side = context.side.value
+    result = recover.recover(
+        player=context.side,
+        units=(*(u for u, _m in broken), *suppressed),
+        morale={u.name: m for u, m in broken},
+        dice=dice,
+        already_activated=bool({("recover", side), ("rout", side)} & context.this_turn),
+    )
+    shown = tuple(
+        msg(
+            "%(unit)s: %(roll)s, %(result)s",
+            unit=r.unit,
+            roll=r.roll.value,
+            result=RALLY_WORDS[r.outcome],
+        )
+        for r in result.rallies
+    )
+    return Done(
+        context.state,
+        result.explanation,
+        msg("Recover: %(results)s", results=list(shown) or msg("Suppressed markers removed")),
+        shown,
+    )
+
+
+def _recover_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
+    return [
+        Odds(
+            msg("%(unit)s rallies", unit=unit.name),
+            recover.rally_odds(morale=morale)[recover.RallyOutcome.RALLIED],
+        )
+        for unit, morale in _broken_units(inputs, context)
+    ]
+
+
+RECOVER = Procedure(
+    key="recover",
+    title=msg("Recover order"),
+    rule="O22",
+    fields=(
+        Field(
+            "units",
+            msg("Broken units, one per line: name; Morale"),
+            "lines",
+            max_length=2000,
+            help=msg(
+                "Their current Morale (broken side, Cover, Leaders, markers). They roll Leaders "
+                "first, then Squads, then Teams; below the Morale rallies, equal suppresses."
+            ),
+        ),
+        Field(
+            "suppressed",
+            msg("Suppressed units in good order, one per line"),
+            "lines",
+            required=False,
+            max_length=2000,
+            help=msg("Their Suppressed markers come off first."),
+        ),
+    ),
+    run=_recover,
+    odds=_recover_odds,
+    rolls=12,
+    help=msg("Once a turn: the Recover or Rout order activates the player for this turn."),
+)
+
+
+def _rout(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    result = rout.rout_roll(
+        unit=_unit(inputs, context, broken=True),
+        morale=inputs["morale"],
+        dice=dice,
+        leader_command=inputs.get("leader_command") or 0,
+        trigger=_trigger(inputs),
+    )
+    words = (
+        msg("retreats %(n)s hexes", n=result.retreat_hexes)
+        if result.outcome is rout.RoutOutcome.RETREAT
+        else ROUT_WORDS[result.outcome]
+    )
+    return Done(
+        context.state,
+        result.explanation,
+        msg("Rout roll for %(unit)s: %(result)s", unit=result.unit, result=words),
+        (msg("%(roll)s: %(result)s", roll=result.roll.value, result=words),),
+    )
+
+
+ROUT = Procedure(
+    key="rout",
+    title=msg("Rout roll"),
+    rule="O23.2",
+    fields=(
+        UNIT,
+        KIND,
+        Field(
+            "morale",
+            msg("Its current Morale, without stacked Leaders"),
+            low=1,
+            high=20,
+        ),
+        Field(
+            "leader_command",
+            msg("Command of the Leaders stacked with it"),
+            low=0,
+            high=6,
+            default=0,
+            required=False,
+        ),
+        TRIGGER,
+    ),
+    run=_rout,
+    odds=lambda inputs, context: _odds(
+        rout.rout_odds(morale=inputs["morale"] + (inputs.get("leader_command") or 0)),
+        ROUT_WORDS,
+    ),
+    rolls=1,
+    help=msg("Below the Morale nothing; equal suppresses; above retreats by the difference."),
+)
+
+
+def _melee_sides(inputs: Mapping[str, Any], context: Context) -> tuple:
+    """The inactive player rolls first [O16.4.2]: the side whose turn it is not."""
+    active = context.state.active
+    return tuple(
+        melee.MeleeSide(
+            faction=faction,
+            units=(melee.MeleeUnit(name=str(context.state.sides[faction]), fp=inputs[key]),),
+        )
+        for faction, key in ((active.other, "inactive_fp"), (active, "active_fp"))
+    )
+
+
+def _melee(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    inactive, active = _melee_sides(inputs, context)
+    result = melee.melee(inactive=inactive, active=active, dice=dice)
+    lost = [context.state.sides[f] for f in result.eliminated]
+    words = (
+        msg("every unit of the %(side)s in the hex is eliminated", side=lost)
+        if lost
+        else msg("no side is eliminated")
+    )
+    return Done(context.state, result.explanation, msg("Melee: %(result)s", result=words), (words,))
+
+
+def _melee_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
+    inactive, active = _melee_sides(inputs, context)
+    odds = melee.melee_odds(inactive=inactive, active=active)
+    names = context.state.sides
+    return [
+        Odds(msg("the %(side)s lose", side=names[inactive.faction]), odds.inactive_eliminated),
+        Odds(msg("the %(side)s lose", side=names[active.faction]), odds.active_eliminated),
+        Odds(msg("both lose"), odds.both_eliminated),
+    ]
+
+
+MELEE = Procedure(
+    key="melee",
+    title=msg("Melee"),
+    rule="O16.4",
+    fields=(
+        Field(
+            "inactive_fp",
+            msg("Melee FP of the player whose turn it is not (current FP, +1 per boxed FP)"),
+            low=0,
+            high=60,
+        ),
+        Field("active_fp", msg("Melee FP of the player whose turn it is"), low=0, high=60),
+    ),
+    run=_melee,
+    odds=_melee_odds,
+    rolls=2,
+    help=msg("Both FPs are locked before the first roll; the inactive player rolls first."),
+)
+
+
+def _targeting(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    shot = artillery.targeting_roll(
+        distance=inputs["distance"], dice=dice, hindrance=inputs.get("hindrance") or 0
+    )
+    words = msg("hit") if shot.hit else msg("miss")
+    return Done(
+        context.state,
+        shot.explanation,
+        msg("Targeting Roll at %(n)s hexes: %(result)s", n=inputs["distance"], result=words),
+        (msg("%(product)s: %(result)s", product=shot.product, result=words),),
+    )
+
+
+TARGETING = Procedure(
+    key="targeting",
+    title=msg("Targeting Roll (mortars and guns)"),
+    rule="O20.2.3",
+    fields=(
+        Field("distance", msg("Hexes to the target"), low=1, high=40),
+        Field(
+            "hindrance", msg("Largest hindrance on the line of sight"), low=0, high=10, default=0
+        ),
+    ),
+    run=_targeting,
+    odds=lambda inputs, context: [
+        Odds(
+            msg("hit"),
+            p := artillery.hit_odds(
+                distance=inputs["distance"], hindrance=inputs.get("hindrance") or 0
+            ),
+        ),
+        Odds(msg("miss"), 1 - p),
+    ],
+    rolls=1,
+    help=msg("The dice are multiplied; less the hindrance, above the distance hits."),
+)

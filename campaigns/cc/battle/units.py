@@ -1,0 +1,104 @@
+"""Procedures on the registry of a battle tracked fully: units put on it, their state flipped
+or marked [3, 3.2, 13, E44]. Eliminations and exits are on the tracks (tracks.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from campaigns.cc.battle.common import WHOSE, acting_side, unit_choices
+from campaigns.cc.battle.fields import Field
+from campaigns.cc.battle.spec import Context, Done, Procedure
+from rules.cc.battle.state import RegisteredUnit, UnitStatus, register_unit, set_unit_status
+from rules.cc.battle.units import KIND_LABELS, UnitKind
+from rules.dice import DiceSource
+from rules.i18n import msg
+
+REGISTRY_KINDS = tuple(
+    (k.value, KIND_LABELS[k])
+    for k in (UnitKind.SQUAD, UnitKind.TEAM, UnitKind.LEADER, UnitKind.HERO, UnitKind.WEAPON)
+)
+
+
+def _register(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    side = acting_side(inputs, context)
+    weapon = (inputs.get("weapon") or "").strip()
+    unit = RegisteredUnit(
+        id=inputs["unit_id"].strip(),
+        side=side,
+        nationality=(inputs.get("nationality") or "").strip(),
+        kind=UnitKind(inputs["kind"]),
+        name=inputs["name"].strip(),
+        veteran=bool(inputs.get("veteran")),
+        weapons=(weapon,) if weapon else (),
+    )
+    change = register_unit(context.state, unit)
+    return Done(
+        change.state,
+        change.explanation,
+        msg("%(side)s register %(name)s", side=context.state.sides[side], name=unit.name),
+    )
+
+
+REGISTER = Procedure(
+    key="register",
+    title=msg("Put a counter on the registry"),
+    rule="3",
+    fields=(
+        WHOSE,
+        Field("unit_id", msg("Its id (as you mark it)"), "text", max_length=20),
+        Field("name", msg("What the counter says"), "text", max_length=80),
+        Field("kind", msg("Kind"), "choice", choices=REGISTRY_KINDS),
+        Field("nationality", msg("Nationality"), "text", required=False, max_length=40),
+        Field(
+            "weapon",
+            msg("Weapon it carries (its id, registered first)"),
+            "text",
+            required=False,
+            max_length=20,
+        ),
+        Field("veteran", msg("Veteran"), "bool", default=False),
+    ),
+    run=_register,
+    help=msg("Only when the battle is tracked with every unit."),
+)
+
+STATUS_CHOICES = (
+    ("break", msg("broken (flip to its broken side)")),
+    ("rally", msg("rallied (back to good order)")),
+    ("suppress", msg("Suppressed")),
+    ("unsuppress", msg("no longer Suppressed")),
+    ("veteran", msg("Veteran")),
+)
+
+
+def _status(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    what = inputs["change"]
+    unit_id = inputs["unit"]
+    flags = {
+        "break": {"status": UnitStatus.BROKEN},
+        "rally": {"status": UnitStatus.GOOD_ORDER},
+        "suppress": {"suppressed": True},
+        "unsuppress": {"suppressed": False},
+        "veteran": {"veteran": True},
+    }[what]
+    change = set_unit_status(context.state, unit_id=unit_id, **flags)
+    unit = change.state.units[unit_id]
+    words = dict(STATUS_CHOICES)[what]
+    return Done(
+        change.state,
+        change.explanation,
+        msg("%(name)s: %(change)s", name=unit.name, change=words),
+    )
+
+
+STATUS = Procedure(
+    key="status",
+    title=msg("A registered unit changes state"),
+    rule="3.2",
+    fields=(
+        Field("unit", msg("Unit"), "choice", choices=unit_choices),
+        Field("change", msg("Becomes"), "choice", choices=STATUS_CHOICES),
+    ),
+    run=_status,
+)

@@ -1,0 +1,155 @@
+"""A tracked battle as its page and the API show it: the tracks in words, the procedures'
+forms, the last action (for undo) and a result draft for the campaign's result form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from campaigns.cc.battle.spec import Context
+from campaigns.i18n import say
+from campaigns.models import Battle, BattleAction, BattleTracker, Campaign, Side
+from campaigns.permissions import Viewer
+from rules.cc.battle.state import (
+    END_LABELS,
+    BattleMode,
+    BattleState,
+    Place,
+    RegisteredUnit,
+    vp_words,
+)
+from rules.cc.battle.units import SOLDIERS
+from rules.cc.campaign_steps import POSTURE_WORDS
+from rules.cc.common import Faction
+from rules.i18n import msg
+
+
+@dataclass
+class SideTrack:
+    faction: str
+    name: str
+    casualties: int
+    surrender: int | None
+    posture: str
+    exited: int
+
+
+@dataclass
+class Tracks:
+    version: int
+    mode: str
+    time: int
+    sudden_death: int
+    vp_axis: int
+    vp_text: str
+    initiative: str
+    active: str
+    sides: list[SideTrack]
+    objectives: list[tuple[int, str]]
+    outcome: str
+    over: bool
+    last: BattleAction | None
+
+
+def reader_context(campaign: Campaign, viewer: Viewer, tracker: BattleTracker) -> Context:
+    """The procedures as this reader sees them: for his own side, or (a game master, an
+    organiser) for the side whose turn it is."""
+    state = BattleState.from_data(tracker.state)
+    own = [s for s in campaign.sides.all() if viewer.plays(s)]
+    return Context(side=Faction(own[0].faction) if len(own) == 1 else state.active, state=state)
+
+
+def visible_state(tracker: BattleTracker, viewer: Viewer, campaign: Campaign) -> dict[str, Any]:
+    """The stored state as this reader may see it: a secret Objective chit [7.3.3] shows only
+    its owner and that it is secret to the other side, until revealed at the end."""
+    own = {s.faction for s in campaign.sides.all() if viewer.plays(s)}
+    state = dict(tracker.state)
+    over = state.get("outcome") is not None
+    state["chits"] = [
+        chit
+        if not chit.get("secret") or over or viewer.is_gm or chit.get("owner") in own
+        else {"owner": chit.get("owner"), "secret": True}
+        for chit in state.get("chits") or []
+    ]
+    return state
+
+
+def tracker_of(battle: Battle) -> BattleTracker | None:
+    return BattleTracker.objects.filter(battle=battle).first()
+
+
+def tracks(tracker: BattleTracker) -> Tracks:
+    """The tracks in words (two queries: the tracker is given, the last action is read)."""
+    state = BattleState.from_data(tracker.state)
+    names = {f: say(state.sides[f]) for f in Faction}
+    outcome = ""
+    if state.outcome is not None:
+        outcome = say(
+            msg(
+                "The %(side)s win (%(cause)s), VP marker %(vp)s.",
+                side=state.sides[state.outcome.winner],
+                cause=END_LABELS[state.outcome.cause],
+                vp=f"{state.outcome.vp_axis:+d}",
+            )
+        )
+    return Tracks(
+        version=tracker.version,
+        mode=state.mode.value,
+        time=state.time,
+        sudden_death=state.sudden_death,
+        vp_axis=state.vp_axis,
+        vp_text=say(vp_words(state)),
+        initiative=names[state.initiative],
+        active=names[state.active],
+        sides=[
+            SideTrack(
+                faction=f.value,
+                name=names[f],
+                casualties=len(state.casualties[f]),
+                surrender=state.surrender[f],
+                posture=say(POSTURE_WORDS[state.postures[f]]),
+                exited=len(state.exited[f]),
+            )
+            for f in Faction
+        ],
+        objectives=[(n, names[c] if c else "—") for n, c in sorted(state.objectives.items())],
+        outcome=outcome,
+        over=state.outcome is not None,
+        last=tracker.actions.filter(undone_at__isnull=True).order_by("-seq").first(),
+    )
+
+
+def result_draft(tracker: BattleTracker, sides: list[Side]) -> dict[str, Any]:
+    """What the tracks say for the campaign's result form: the winner's side and the VP
+    margin, once the battle is over (nothing to re-type)."""
+    state = BattleState.from_data(tracker.state)
+    if state.outcome is None:
+        return {}
+    winner = next((s for s in sides if s.faction == state.outcome.winner.value), None)
+    margin = (
+        state.outcome.vp_axis if state.outcome.winner is Faction.AXIS else -state.outcome.vp_axis
+    )
+    draft: dict[str, Any] = {
+        "winner": str(winner.pk) if winner else "",
+        "vp_margin": max(margin, 0),
+    }
+    if state.mode is BattleMode.FULL:
+        for faction in Faction:
+            lines = [_survivor(state, u) for u in survivors(state, faction)]
+            draft[f"survivors_{faction.value}"] = "\n".join(lines)
+    return draft
+
+
+def survivors(state: BattleState, faction: Faction) -> list[RegisteredUnit]:
+    """A side's units still on the map at the end (tracked fully): the campaign's survivors."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side is faction and u.kind in SOLDIERS and u.place is Place.MAP and not u.eliminated
+    ]
+
+
+def _survivor(state: BattleState, unit: RegisteredUnit) -> str:
+    """One survivor as the result form takes it: id; kind; weapon; veteran."""
+    weapons = ", ".join(state.units[w].name for w in unit.weapons if w in state.units)
+    return "; ".join([unit.id, unit.name, weapons, "veteran" if unit.veteran else ""]).rstrip("; ")
