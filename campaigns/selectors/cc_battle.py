@@ -128,6 +128,8 @@ class Patrol:
 @dataclass
 class SideSetup:
     name: str
+    faction: str = ""
+    posture_key: str = ""
     edge: str = ""
     posture: str = ""
     hand: int | None = None
@@ -152,6 +154,7 @@ class SetupSheet:
     vp_ledger: list[dict[str, Any]]
     rubble: str
     initiative: str
+    initiative_holder: str
     extras: list[tuple[str, str]]
 
 
@@ -181,6 +184,8 @@ def battle_setup(campaign: Campaign, number: int, sides: list[Side]) -> SetupShe
         views.append(
             SideSetup(
                 name=names[faction.value],
+                faction=faction.value,
+                posture_key=posture.value if posture else "",
                 edge=_edge(tpl.key, faction, record.orientation),
                 posture=str(POSTURES.get(posture.value, posture.value)) if posture else "",
                 hand=posture.hand_size if posture else None,
@@ -216,6 +221,7 @@ def battle_setup(campaign: Campaign, number: int, sides: list[Side]) -> SetupShe
         % {"n": rubble, "half": rubble // 2}
         if rubble
         else "",
+        initiative_holder=holder or "",
         initiative=_("%(side)s hold the Initiative card") % {"side": names.get(holder, holder)}
         if holder
         else _("Initiative tied or not entered: the players decide who holds the card"),

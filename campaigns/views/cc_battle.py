@@ -38,6 +38,20 @@ from campaigns.views.common import (
 from rules.errors import RuleError
 
 
+def setup_initial(record) -> dict:
+    """What the campaign's set-up already says, so the players only add the scenario's
+    Time and Sudden Death spaces: the VP marker, postures, Surrender levels, the card."""
+    initial = {"vp_axis": record.vp_axis}
+    if record.initiative_holder:
+        initial["initiative"] = record.initiative_holder
+    for side in record.sides:
+        if side.posture_key:
+            initial[f"posture_{side.faction}"] = side.posture_key
+        if isinstance(side.surrender, int):
+            initial[f"surrender_{side.faction}"] = side.surrender
+    return initial
+
+
 def procedure_forms(campaign, viewer, tracker, bound=None) -> list[ProcedureForm]:
     context = reader_context(campaign, viewer, tracker)
     forms = []
@@ -57,9 +71,7 @@ def tracker_context(request, campaign, viewer, battle, sides, record) -> dict:
     form that starts tracking."""
     tracker = tracker_of(battle)
     if tracker is None:
-        initial = {}
-        if record is not None:
-            initial["vp_axis"] = record.vp_axis
+        initial = {} if record is None else setup_initial(record)
         return {"tracker": None, "start_form": StartTrackingForm(sides, initial=initial)}
     return {
         "tracker": tracker,

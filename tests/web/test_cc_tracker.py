@@ -271,3 +271,46 @@ def test_O20_3_4_defense_rolls_of_the_worked_examples(tracked, other_user, input
         entered=dice,
     )
     assert str(Msg.from_dict(action.result["shown"][0])) == shown
+
+
+def test_O23_3_retreat_two_hexes_toward_the_friendly_edge(tracked, other_user):
+    action = battle_act(
+        battle=tracked,
+        actor=other_user,
+        procedure="retreat",
+        inputs={"unit": "Rifle Squad", "hexes": 2, "start_distance": 4, "path": "C5; 3\nC6; 2"},
+    )
+    assert str(Msg.from_dict(action.result["shown"][0])) == "Rifle Squad retreats to C6"
+    assert state(tracked).vp_axis == 0
+
+
+def test_O23_3_5_retreat_off_the_friendly_edge_eliminates_and_the_enemy_scores(tracked, other_user):
+    action = battle_act(
+        battle=tracked,
+        actor=other_user,
+        procedure="retreat",
+        inputs={"unit": "Rifle Squad", "hexes": 1, "start_distance": 0, "vp_value": 2},
+    )
+    shown = str(Msg.from_dict(action.result["shown"][0]))
+    assert shown == "Rifle Squad is eliminated: forced off its friendly edge"
+    s = state(tracked)
+    assert s.vp_axis == 2 and len(s.casualties[s.active.other]) == 1
+
+
+def test_O23_3_5_a_blocked_retreat_surrenders_but_not_when_a_safe_hex_was_open(tracked, other_user):
+    common = {"unit": "Rifle Squad", "hexes": 1, "start_distance": 3, "vp_value": 2}
+    with pytest.raises(ValidationError):
+        battle_act(
+            battle=tracked,
+            actor=other_user,
+            procedure="retreat",
+            inputs={**common, "path": "D4; 2; enemy; safe"},
+        )
+    action = battle_act(
+        battle=tracked,
+        actor=other_user,
+        procedure="retreat",
+        inputs={**common, "path": "D4; 2; enemy"},
+    )
+    assert "surrenders in an enemy-occupied hex" in str(Msg.from_dict(action.result["shown"][0]))
+    assert state(tracked).vp_axis == 2

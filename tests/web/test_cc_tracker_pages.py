@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import BattleTracker
+from campaigns.selectors.cc_battle import battle_setup
 from tests.web.test_api_cc_endpoints import client_for
 from tests.web.test_cc_campaign_flow import _play_setup, stalingrad  # noqa: F401
 
@@ -164,3 +165,15 @@ def test_counter_table_through_the_api(user, other_user, battle, make_user):
         403,
         404,
     )
+
+
+def test_the_start_form_takes_what_the_campaign_set_up(client, user, battle):
+    """No re-typing: the VP marker, postures, Surrender levels and Initiative card come from
+    the campaign's set-up of this battle; only the scenario's Time and SD spaces are asked."""
+    client.force_login(user)
+    form = client.get(battle.get_absolute_url()).context["start_form"]
+    record = battle_setup(battle.campaign, battle.number, list(battle.campaign.sides.all()))
+    assert form.initial["vp_axis"] == record.vp_axis
+    for side in record.sides:
+        assert form.initial[f"posture_{side.faction}"] == side.posture_key
+        assert form.initial.get(f"surrender_{side.faction}") == side.surrender

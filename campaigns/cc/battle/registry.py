@@ -11,6 +11,7 @@ ORDER = (
     fire.DEFENSE,
     rolls.RECOVER,
     rolls.ROUT,
+    rolls.RETREAT,
     rolls.MELEE,
     tracks.TIME,
     tracks.ELIMINATE,

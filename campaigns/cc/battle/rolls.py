@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from campaigns.cc.battle.common import UNIT_ID
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
-from rules.cc.battle import artillery, melee, recover, rout
+from rules.cc.battle import artillery, melee, recover, rout, victory
 from rules.cc.battle.rolls import TRIGGER_LABELS, Trigger
 from rules.cc.battle.units import Unit, UnitKind
 from rules.dice import DiceSource
@@ -303,4 +304,115 @@ TARGETING = Procedure(
     ],
     rolls=1,
     help=msg("The dice are multiplied; less the hindrance, above the distance hits."),
+)
+
+
+FLAGS = ("enemy", "impassable", "cliff", "mines", "safe")
+
+
+def _path(inputs: Mapping[str, Any]) -> tuple[rout.RetreatStep, ...]:
+    """The hexes the owner moves it through, one per line: "hex; hexes from the friendly
+    edge" (0 adjacent to it, "off" off it) and any of enemy, impassable, cliff, mines, safe."""
+    steps = []
+    for n, line in enumerate((inputs.get("path") or "").splitlines(), start=1):
+        parts = [p.strip().lower() for p in line.split(";") if p.strip()]
+        if not parts:
+            continue
+        flags = set(parts[2:])
+        distance = parts[1] if len(parts) > 1 else ""
+        if not (distance == "off" or distance.isdecimal()) or flags - set(FLAGS):
+            raise RuleError(
+                msg(
+                    "line %(n)s: write “hex; hexes from your edge (or off)” and any of: %(flags)s",
+                    n=n,
+                    flags=", ".join(FLAGS),
+                ),
+                rule="O23.3",
+            )
+        steps.append(
+            rout.RetreatStep(
+                hex=line.split(";")[0].strip(),
+                edge_distance=rout.OFF_MAP if distance == "off" else int(distance),
+                enemy="enemy" in flags,
+                impassable="impassable" in flags,
+                cliff="cliff" in flags,
+                mines="mines" in flags,
+                safe_alternative="safe" in flags,
+            )
+        )
+    return tuple(steps)
+
+
+def _retreat(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    unit = _unit(inputs, context, broken=True)
+    moved = rout.retreat(
+        unit=unit,
+        hexes=inputs["hexes"],
+        start_distance=inputs["start_distance"],
+        path=_path(inputs),
+    )
+    state, why = context.state, moved.explanation
+    if moved.eliminated:
+        if inputs.get("vp_value") is None:
+            raise RuleError(
+                msg("%(unit)s is eliminated: give its VP value for the opponent", unit=unit.name),
+                rule="O23.3.5",
+            )
+        state, gone = victory.eliminate_unit(
+            state,
+            side=context.side,
+            vp_value=inputs["vp_value"],
+            unit_id=inputs.get("unit_id") or None,
+            name=None if inputs.get("unit_id") else unit.name,
+        )
+        why.extend(gone)
+    words = (
+        msg("%(unit)s is eliminated: %(why)s", unit=unit.name, why=rout.END_WORDS[moved.end])
+        if moved.eliminated
+        else msg("%(unit)s retreats to %(hex)s", unit=unit.name, hex=moved.final_hex or "—")
+    )
+    return Done(state, why, msg("Retreat: %(result)s", result=words), (words,))
+
+
+RETREAT = Procedure(
+    key="retreat",
+    title=msg("Retreat"),
+    rule="O23.3",
+    fields=(
+        UNIT_ID,
+        UNIT,
+        KIND,
+        Field("hexes", msg("Hexes to retreat (from the Rout roll)"), low=1, high=12),
+        Field(
+            "start_distance",
+            msg("Hexes between it and your friendly edge now"),
+            low=0,
+            high=40,
+            help=msg("0: it is next to the edge."),
+        ),
+        Field(
+            "path",
+            msg("Its path, one hex per line"),
+            "lines",
+            required=False,
+            max_length=1000,
+            help=msg(
+                "“hex; hexes from your edge” (“off” when it leaves the map), then any of: "
+                "enemy, impassable, cliff, mines; “safe” if another hex would not have "
+                "eliminated it."
+            ),
+        ),
+        Field(
+            "vp_value",
+            msg("Its VP value, if the retreat eliminates it"),
+            low=0,
+            high=20,
+            required=False,
+        ),
+    ),
+    run=_retreat,
+    help=msg(
+        "Each hex closer to your edge; off the edge, into an enemy hex or impassable terrain "
+        "the unit is eliminated (it surrenders) and the opponent scores it."
+    ),
 )
