@@ -14,7 +14,7 @@ from campaigns.cc.labels import option_labels, option_words
 from campaigns.forms import ClubFieldMixin
 from campaigns.models import Campaign, Decision
 from campaigns.models import bounds as b
-from campaigns.services.battles import EVENTS, parse_units
+from campaigns.services.battles import EVENTS, TRACKED, parse_units
 from rules.cc.gastadores import WinMethod
 
 
@@ -133,9 +133,14 @@ class EventForm(forms.Form):
         help_text=_("Signed, toward the first side listed: +2 or −1."),
     )
 
-    def __init__(self, *args, toward: str = "", **kwargs):
+    def __init__(self, *args, toward: str = "", tracked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        if toward:
+        if tracked:  # the tracks keep these (campaigns/services/battles.py TRACKED)
+            self.fields["category"].choices = [
+                (k, v) for k, v in EVENTS.items() if k not in TRACKED
+            ]
+            del self.fields["vp_delta"]
+        if toward and "vp_delta" in self.fields:
             self.fields["vp_delta"].help_text = _("Signed, + toward %(side)s: +2 or −1.") % {
                 "side": toward
             }

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from campaigns.cc.labels import side_word
-from campaigns.models import Battle, Campaign, Decision, LogEntry, Side
+from campaigns.models import Battle, BattleTracker, Campaign, Decision, LogEntry, Side
 from campaigns.permissions import viewer_context
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.enqueue import resolve_campaign_later
@@ -32,6 +32,8 @@ EVENT_IDS = {
 }
 """Events of play by key; their English words are the message ids the log keeps."""
 EVENTS = {key: gettext_lazy(words) for key, words in EVENT_IDS.items()}
+TRACKED = frozenset({"time", "vp", "casualty", "sudden_death"})
+"""Events a tracked battle keeps on its tracks: logging them freely would split the score."""
 UNIT_FIELDS = ("id", "kind", "weapon", "veteran", "leader_of")
 
 
@@ -57,6 +59,15 @@ def battle_event_record(
         campaign, battle = _playing(battle.pk)
         if battle.status != Battle.Status.PLAYING:
             raise ValidationError(_("Events are logged while the battle is being played."))
+        if category in TRACKED and BattleTracker.objects.filter(battle=battle).exists():
+            raise ValidationError(
+                {
+                    "category": _(
+                        "This battle is tracked: the Time marker, VP and casualties move with "
+                        "the procedures above, so the score stays one."
+                    )
+                }
+            )
         label = msg(EVENT_IDS[category])
         summary = msg("%(label)s: %(text)s", label=label, text=text) if text else label
         if vp_delta:

@@ -170,7 +170,9 @@ def battle_detail(request, pk: int, number: int):
             "score": _score(campaign, battle, sides, record),
             "roll": last_roll,
             "log": log,
-            "event_form": EventForm(toward=sides[0].name if sides else ""),
+            "event_form": EventForm(
+                toward=sides[0].name if sides else "", tracked=assistant["tracker"] is not None
+            ),
             "roll_form": RollForm(),
             "result_form": ResultForm(sides, tpl.result_fields, initial=draft),
             "correction_form": CorrectionForm(sides, tpl.result_fields, prefix="fix")

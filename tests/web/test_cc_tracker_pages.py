@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.models import BattleTracker
 from campaigns.selectors.cc_battle import battle_setup
+from campaigns.services.battles import battle_event_record
 from tests.web.test_api_cc_endpoints import client_for
 from tests.web.test_cc_campaign_flow import _play_setup, stalingrad  # noqa: F401
 
@@ -177,3 +179,15 @@ def test_the_start_form_takes_what_the_campaign_set_up(client, user, battle):
     for side in record.sides:
         assert form.initial[f"posture_{side.faction}"] == side.posture_key
         assert form.initial.get(f"surrender_{side.faction}") == side.surrender
+
+
+def test_a_tracked_battle_keeps_one_score(client, user, battle):
+    """Once tracked, VP, Time and casualties move only through the procedures: the free
+    "Log an event" form no longer offers them and the service refuses them."""
+    client.force_login(user)
+    start(client, battle)
+    form = client.get(battle.get_absolute_url()).context["event_form"]
+    offered = {value for value, _label in form.fields["category"].choices}
+    assert "vp" not in offered and "time" not in offered and "hero" in offered
+    with pytest.raises(ValidationError, match="This battle is tracked"):
+        battle_event_record(battle=battle, actor=user, category="vp", text="", vp_delta=3)
