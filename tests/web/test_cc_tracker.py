@@ -314,3 +314,24 @@ def test_O23_3_5_a_blocked_retreat_surrenders_but_not_when_a_safe_hex_was_open(t
     )
     assert "surrenders in an enemy-occupied hex" in str(Msg.from_dict(action.result["shown"][0]))
     assert state(tracked).vp_axis == 2
+
+
+@pytest.mark.parametrize(
+    ("hex_number", "result"), [(1, "fixed"), (3, "still broken"), (6, "eliminated")]
+)
+def test_11_4_a_broken_weapon_checks_the_random_hex(tracked, user, hex_number, result):
+    """FICTIONAL printed ranges: Fix 1-2, Elim 5-6."""
+    action = battle_act(
+        battle=tracked,
+        actor=user,
+        procedure="repair",
+        inputs={"weapon": "LMG", "fix": "1-2", "elim": "5-6", "hex_number": hex_number},
+    )
+    assert str(Msg.from_dict(action.result["summary"])) == f"LMG: {result}"
+    with pytest.raises(ValidationError, match="write a number or a range"):
+        battle_act(
+            battle=tracked,
+            actor=user,
+            procedure="repair",
+            inputs={"weapon": "LMG", "fix": "one", "elim": "5-6", "hex_number": 1},
+        )

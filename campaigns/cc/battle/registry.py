@@ -19,6 +19,7 @@ ORDER = (
     tracks.EXIT,
     tracks.VP,
     rolls.TARGETING,
+    units.REPAIR,
     tracks.INITIATIVE,
     tracks.END_TURN,
     units.REGISTER,

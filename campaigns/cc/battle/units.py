@@ -1,5 +1,6 @@
-"""Procedures on the registry of a battle tracked fully: units put on it, their state flipped
-or marked [3, 3.2, 13, E44]. Eliminations and exits are on the tracks (tracks.py)."""
+"""Procedures on counters: the registry of a battle tracked fully (units put on it, their state
+flipped or marked [3, 3.2, 13, E44]) and a broken Weapon's Fix/Elim check [11.4].
+Eliminations and exits are on the tracks (tracks.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Procedure
 from rules.cc.battle.state import RegisteredUnit, UnitStatus, register_unit, set_unit_status
 from rules.cc.battle.units import KIND_LABELS, UnitKind
+from rules.cc.battle.weapons import BrokenWeapon, RepairOutcome, random_hex_check
 from rules.dice import DiceSource
-from rules.i18n import msg
+from rules.errors import RuleError
+from rules.i18n import Msg, msg
 
 REGISTRY_KINDS = tuple(
     (k.value, KIND_LABELS[k])
@@ -101,4 +104,52 @@ STATUS = Procedure(
         Field("change", msg("Becomes"), "choice", choices=STATUS_CHOICES),
     ),
     run=_status,
+)
+
+
+REPAIR_WORDS = {
+    RepairOutcome.FIXED: msg("fixed"),
+    RepairOutcome.ELIMINATED: msg("eliminated"),
+    RepairOutcome.STILL_BROKEN: msg("still broken"),
+}
+
+
+def _numbers(text: str, what: Msg) -> tuple[int, int]:
+    """A printed range: "3" or "1-2"."""
+    low, _dash, high = (text or "").replace(" ", "").partition("-")
+    if not low.isdecimal() or (high and not high.isdecimal()):
+        raise RuleError(
+            msg("%(what)s: write a number or a range such as 1-2", what=what), rule="11.4"
+        )
+    return int(low), int(high or low)
+
+
+def _repair(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    weapon = BrokenWeapon(
+        name=inputs["weapon"].strip(),
+        fix=_numbers(inputs["fix"], msg("Fix")),
+        elim=_numbers(inputs["elim"], msg("Elim")),
+    )
+    checked = random_hex_check(hex_number=inputs["hex_number"], weapons=(weapon,))
+    words = REPAIR_WORDS[checked.outcomes[weapon.name]]
+    return Done(
+        context.state,
+        checked.explanation,
+        msg("%(weapon)s: %(result)s", weapon=weapon.name, result=words),
+        (msg("%(weapon)s: %(result)s", weapon=weapon.name, result=words),),
+    )
+
+
+REPAIR = Procedure(
+    key="repair",
+    title=msg("A broken Weapon and the Random Hex"),
+    rule="11.4",
+    fields=(
+        Field("weapon", msg("Broken Weapon"), "text", max_length=80),
+        Field("fix", msg("Fix range printed on it"), "text", max_length=10),
+        Field("elim", msg("Elim range printed on it"), "text", max_length=10),
+        Field("hex_number", msg("Number of the Random Hex revealed"), low=0, high=20),
+    ),
+    run=_repair,
+    help=msg("When a Sniper! or Event! reveals a Random Hex, each broken Weapon checks it."),
 )
