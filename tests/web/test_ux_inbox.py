@@ -310,4 +310,4 @@ def test_battle_page_log_is_newest_first(client, user, other_user):
     assert answer.status_code == 200
     log = page[page.index('id="battle-log"') :]
     assert log.index("late shot") < log.index("early shot")
-    assert 'data-live-regions="#score #battle-log"' in page
+    assert 'data-live-regions="#score #tracks #battle-log"' in page
