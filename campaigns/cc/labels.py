@@ -65,7 +65,7 @@ VICTORY = {
 }
 
 
-NOTES = {
+EXAMPLE_WORDS = {
     m.id: m
     for m in (
         msg(
@@ -73,19 +73,6 @@ NOTES = {
             "rows are made up so the demo can be played through. They are NOT the rulebook's "
             "values; replace them with the ones printed in your copy of the game."
         ),
-    )
-}
-"""Notes the site's own table files carry (the demo placeholder banner), as messages."""
-
-
-def table_note(text: str) -> str:
-    """A campaign tables' note in the reader's language when it is one the site wrote."""
-    return say(NOTES.get(text, text))
-
-
-EXAMPLE_WORDS = {
-    m.id: m
-    for m in (
         msg("1 Scout, 3 Rifle squads, 2 Light Mortars"),
         msg(
             "16 Sections for both sides; the rulebook prints no cost, and Orders, Initiative and Surrender only where its examples give them."
@@ -133,8 +120,9 @@ EXAMPLE_WORDS = {
         ),
     )
 }
-"""The kinds, compositions and notes the site's example and demo tables fill in, as messages
-(a test keeps this list in step with the files); a player's own words stay his."""
+"""What the site's example and demo tables write (the demo banner, kinds, compositions and
+notes), as messages (a test keeps this list in step with the files); a player's own words
+stay his."""
 
 
 def example_words(text: str) -> str:

@@ -58,3 +58,8 @@ class BattleAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.procedure} #{self.seq}"
+
+    @property
+    def rolls(self) -> list[dict]:
+        """The rolls it was resolved with, read from its explanation's steps."""
+        return [step["roll"] for step in self.result.get("explanation", []) if "roll" in step]

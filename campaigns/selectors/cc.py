@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.cc.engines import CCTemplate, template_for
-from campaigns.cc.labels import side_word, table_note, victory_short
+from campaigns.cc.labels import example_words, side_word, victory_short
 from campaigns.cc.track_svg import track_svg
 from campaigns.i18n import say
 from campaigns.models import Battle, Campaign, Decision
@@ -151,7 +151,7 @@ def cc_dashboard(
         ),
         current_battle=current,
         missing_values=_missing(campaign.tables) if tpl.needs_tables else 0,
-        tables_note=table_note(str(campaign.tables.get("_note", ""))),
+        tables_note=example_words(str(campaign.tables.get("_note", ""))),
         setup_refusal=setup_refusal(campaign, state),
     )
 

@@ -51,10 +51,20 @@ class Tracks:
     last: BattleAction | None
 
 
+def state_of(tracker: BattleTracker) -> BattleState:
+    """The tracker's state, decoded once per loaded tracker: a page reads it for the tracks,
+    the procedures' forms and the result draft."""
+    cached = getattr(tracker, "_decoded", None)
+    if cached is None or cached[0] is not tracker.state:
+        cached = (tracker.state, BattleState.from_data(tracker.state))
+        tracker._decoded = cached
+    return cached[1]
+
+
 def reader_context(campaign: Campaign, viewer: Viewer, tracker: BattleTracker) -> Context:
     """The procedures as this reader sees them: for his own side, or (a game master, an
     organiser) for the side whose turn it is."""
-    state = BattleState.from_data(tracker.state)
+    state = state_of(tracker)
     own = [s for s in campaign.sides.all() if viewer.plays(s)]
     return Context(side=Faction(own[0].faction) if len(own) == 1 else state.active, state=state)
 
@@ -80,7 +90,7 @@ def tracker_of(battle: Battle) -> BattleTracker | None:
 
 def tracks(tracker: BattleTracker) -> Tracks:
     """The tracks in words (two queries: the tracker is given, the last action is read)."""
-    state = BattleState.from_data(tracker.state)
+    state = state_of(tracker)
     names = {f: say(state.sides[f]) for f in Faction}
     outcome = ""
     if state.outcome is not None:
@@ -122,7 +132,7 @@ def tracks(tracker: BattleTracker) -> Tracks:
 def result_draft(tracker: BattleTracker, sides: list[Side]) -> dict[str, Any]:
     """What the tracks say for the campaign's result form: the winner's side and the VP
     margin, once the battle is over (nothing to re-type)."""
-    state = BattleState.from_data(tracker.state)
+    state = state_of(tracker)
     if state.outcome is None:
         return {}
     winner = next((s for s in sides if s.faction == state.outcome.winner.value), None)

@@ -32,6 +32,7 @@ from campaigns.services.cc_battle import (
 from campaigns.views.common import (
     flash_errors,
     flash_form_errors,
+    form_errors,
     partial_request,
     visible_campaign,
 )
@@ -162,11 +163,7 @@ def tracker_act_view(request, pk: int, number: int, key: str):
                 version=_seen_version(request, form),
             )
         except ValidationError as exc:
-            if hasattr(exc, "error_dict"):
-                for field, errors in exc.message_dict.items():
-                    form.add_error(field if field in form.fields else None, errors)
-            else:
-                form.add_error(None, exc.messages)
+            form_errors(form, exc)
         else:  # the same values again for the next roll, the dice cleared
             fresh = reader_context(campaign, viewer, tracker_of(battle))
             form = ProcedureForm(spec, fresh, initial=form.inputs())
@@ -235,10 +232,7 @@ def tracker_counters_view(request, pk: int, number: int):
             )
             battle_counters_set(battle=battle, actor=request.user, counters=counters)
         except ValidationError as exc:
-            for errors in (
-                exc.message_dict.values() if hasattr(exc, "error_dict") else [exc.messages]
-            ):
-                form.add_error(None, errors)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Counter table saved."))
             return redirect("tracker-counters", pk=pk, number=number)

@@ -81,7 +81,7 @@ def test_6_2_2_sudden_death_is_compared_with_the_time_space_entered_dice(tracked
         entered=" ".join(map(str, roll)),
     )
     s = state(tracked)
-    assert s.time == 3 and action.result["rolls"][0]["faces"] == list(roll)
+    assert s.time == 3 and action.rolls[0]["faces"] == list(roll)
     assert (s.outcome is not None) is ends
     assert sudden_death_odds(3) == Fraction(1, 36)
 

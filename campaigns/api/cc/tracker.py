@@ -188,7 +188,7 @@ def _action_data(action) -> dict:
             {**step, "text": say(step["msg"]) if step.get("msg") else step.get("text", "")}
             for step in result.get("explanation", [])
         ],
-        "rolls": result.get("rolls", []),
+        "rolls": action.rolls,
         "undone": action.undone_at is not None,
     }
 

@@ -11,6 +11,7 @@ from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
 from rules.cc.battle import clock, victory
 from rules.cc.battle.state import OBJECTIVES, VPSource
+from rules.cc.common import Faction
 from rules.dice import DiceSource
 from rules.errors import RuleError
 from rules.i18n import msg
@@ -228,15 +229,22 @@ VP = Procedure(
 )
 
 
+def _only(context: Context, side: Faction, refusal, rule: str) -> None:
+    """Refuse a player acting for a side that is not `side` (the card's holder, the player
+    whose turn it is)."""
+    if context.side is not side:
+        raise RuleError(refusal(context.state.sides[side]), rule=rule)
+
+
 def _initiative(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
-    if context.side is not context.state.initiative:
-        raise RuleError(
-            msg(
-                "only its holder gives the Initiative card: the %(side)s hold it",
-                side=context.state.sides[context.state.initiative],
-            ),
-            rule="9.1",
-        )
+    _only(
+        context,
+        context.state.initiative,
+        lambda side: msg(
+            "only its holder gives the Initiative card: the %(side)s hold it", side=side
+        ),
+        "9.1",
+    )
     change = clock.pass_initiative(context.state, reroll=False)
     return Done(
         change.state,
@@ -259,14 +267,12 @@ INITIATIVE = Procedure(
 
 
 def _end_turn(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
-    if context.side is not context.state.active:
-        raise RuleError(
-            msg(
-                "only the %(side)s, whose turn it is, end it",
-                side=context.state.sides[context.state.active],
-            ),
-            rule="5",
-        )
+    _only(
+        context,
+        context.state.active,
+        lambda side: msg("only the %(side)s, whose turn it is, end it", side=side),
+        "5",
+    )
     change = clock.end_turn(context.state)
     return Done(
         change.state,

@@ -143,7 +143,6 @@ def battle_act(
             "summary": done.summary.as_dict(),
             "shown": [m.as_dict() for m in done.shown],
             "explanation": explanation.as_list(),
-            "rolls": [r.as_dict() for r in explanation.rolls],
         }
         action = BattleAction.objects.create(
             tracker=tracker,
@@ -159,7 +158,7 @@ def battle_act(
         tracker.save(update_fields=["state", "version", "updated_at"])
         append_log(
             campaign,
-            kind=LogEntry.Kind.ROLL if result["rolls"] else LogEntry.Kind.EVENT,
+            kind=LogEntry.Kind.ROLL if explanation.rolls else LogEntry.Kind.EVENT,
             summary=done.summary,
             actor=actor,
             rule=spec.rule,

@@ -14,7 +14,8 @@ from campaigns.selectors.tcs import is_finished
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
 from campaigns.tcs import readings as tf_readings
-from campaigns.views.tcs.common import apply_errors, load, posted
+from campaigns.views.common import form_errors
+from campaigns.views.tcs.common import load, posted
 
 
 def tcs_decisions(request, pk: int):
@@ -43,7 +44,7 @@ def tcs_decisions(request, pk: int):
                     decision=target, actor=request.user, choice=bound.cleaned_data["choice"]
                 )
             except ValidationError as exc:
-                apply_errors(bound, exc)
+                form_errors(bound, exc)
             else:
                 messages.success(request, _("Your choice is recorded [17.1.c]."))
                 return redirect("tcs-decisions", pk=campaign.pk)
@@ -83,7 +84,7 @@ def tcs_readings(request, pk: int):
         try:
             svc.tcs_options_update(campaign=campaign, actor=request.user, values=form.values())
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Readings saved; each change is in the log."))
             return redirect("tcs-readings", pk=campaign.pk)

@@ -15,8 +15,8 @@ from campaigns.models.tcs import CommandPhase, OpSheetRecord, TcsFormation
 from campaigns.permissions import can_act_for_side
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
-from campaigns.views.common import partial_request
-from campaigns.views.tcs.common import apply_errors, flash, load, side_for
+from campaigns.views.common import form_errors, partial_request
+from campaigns.views.tcs.common import flash, load, side_for
 from rules.tcs import labels
 from rules.tcs.opsheet import OpSheet
 from rules.tcs.reserves import forced_commitment
@@ -178,7 +178,7 @@ def _phase_action(request, action: str, phase: CommandPhase) -> dict:
         try:
             text = call(form)
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
             return {key: form}
         if text:
             messages.success(request, text)

@@ -50,15 +50,6 @@ def uploaded(request):
     return request.FILES if request.method == "POST" else None
 
 
-def apply_errors(form, exc: ValidationError) -> None:
-    """Put a service's errors on the form: on the field they name, else on the form."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
-
-
 def flash(request, exc: ValidationError) -> None:
     for message in exc.messages:
         messages.error(request, message)

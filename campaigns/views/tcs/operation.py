@@ -21,7 +21,8 @@ from campaigns.selectors.tcs import (
 )
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
-from campaigns.views.tcs.common import apply_errors, flash, load, posted
+from campaigns.views.common import form_errors
+from campaigns.views.tcs.common import flash, load, posted
 
 
 @login_required
@@ -31,7 +32,7 @@ def tcs_new(request):
         try:
             campaign = svc.tcs_operation_create(creator=request.user, **form.service_kwargs())
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(
                 request,
@@ -116,7 +117,7 @@ def tcs_end(request, pk: int):
                 campaign=campaign, actor=request.user, confirm=form.cleaned_data["confirm"]
             )
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
         else:
             if is_finished(campaign):
                 messages.success(request, _("The operation is over; every op sheet is revealed."))

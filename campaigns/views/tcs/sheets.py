@@ -20,9 +20,8 @@ from campaigns.selectors.tcs import is_finished, sheet_for
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
 from campaigns.tcs.graphics import GraphicInput, graphic_response, is_picture
-from campaigns.views.common import partial_request
+from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import (
-    apply_errors,
     flash,
     load,
     posted,
@@ -69,7 +68,7 @@ def tcs_sheet_new(request, pk: int, side_pk: int):
                 graphic=form.upload(),
             )
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Op sheet drawn. Only your side sees it."))
             return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=record.pk)
@@ -131,7 +130,7 @@ def tcs_sheet_edit(request, pk: int, sheet_pk: int):
                 sheet=sheet, actor=request.user, texts=form.texts(), graphic=form.upload()
             )
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Op sheet corrected; the change is in your side's log."))
             return redirect("tcs-sheet", pk=campaign.pk, sheet_pk=sheet.pk)
@@ -270,7 +269,7 @@ def tcs_sheet_units(request, pk: int, sheet_pk: int):
         try:
             text = _units_action(request, action, form, sheet)
         except ValidationError as exc:
-            apply_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, text)
             return redirect("tcs-sheet-units", pk=campaign.pk, sheet_pk=sheet.pk)

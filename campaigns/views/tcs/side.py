@@ -17,7 +17,8 @@ from campaigns.selectors.tcs import decisions_awaited, tcs_operation
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
 from campaigns.tcs.state import losses_message, restore_message
-from campaigns.views.tcs.common import apply_errors, load, side_for
+from campaigns.views.common import form_errors
+from campaigns.views.tcs.common import load, side_for
 
 
 def _side_forms(side_view, data=None, files=None, bound: str = ""):
@@ -60,7 +61,7 @@ def tcs_side_view(request, pk: int, side_pk: int):
             try:
                 done = _side_action(request, action, form, side)
             except ValidationError as exc:
-                apply_errors(form, exc)
+                form_errors(form, exc)
             else:
                 messages.success(request, done)
                 return redirect("tcs-side", pk=campaign.pk, side_pk=side.pk)
