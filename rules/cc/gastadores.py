@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from rules.cc.battle.readings import BattleReadings
 from rules.cc.campaign import Machine, Outcome, Phase, Session, run
 from rules.cc.common import Faction
 from rules.dice import DiceSource
@@ -194,7 +195,7 @@ class ScenarioResult:
 
 
 @dataclass
-class GastadoresOptions:
+class GastadoresOptions(BattleReadings):
     count_phase_one: bool = True
     """Net VP counts all three phases (the seed: "cumulative over the campaign")."""
 

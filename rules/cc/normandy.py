@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rules.cc.battle.readings import BattleReadings
 from rules.cc.campaign import (
     BattleRecord,
     CampaignState,
@@ -63,7 +64,7 @@ REST_DAY_ROLLS = 2
 
 
 @dataclass
-class NormandyOptions:
+class NormandyOptions(BattleReadings):
     """Readings players may want otherwise (see rules/cc/DECISIONS.md)."""
 
     satchels_with_armor: bool = True

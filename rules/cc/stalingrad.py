@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rules.cc.battle.readings import BattleReadings
 from rules.cc.campaign import (
     BattleRecord,
     CampaignState,
@@ -71,7 +72,7 @@ class CarriedUnit:
 
 
 @dataclass
-class StalingradOptions:
+class StalingradOptions(BattleReadings):
     """Readings players may want otherwise (see rules/cc/DECISIONS.md)."""
 
     charge_fill_ins: bool = False

@@ -147,7 +147,9 @@ def advance_time(
     if new.time >= new.sudden_death:
         new, record, ended = _sudden_death(new, side, dice, why)
     if ended:
-        outcome = check_game_end(new, faces=faces)
+        outcome = check_game_end(
+            new, faces=faces, retroactive_doubling=new.readings.retroactive_doubling
+        )
         if outcome.state.outcome is None:
             outcome.explanation.add(
                 "6.3.2", msg("enter the secret chits' faces to decide the battle")

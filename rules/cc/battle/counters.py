@@ -108,17 +108,39 @@ class CounterTable:
     weapons: tuple[WeaponType, ...] = ()
 
 
-class _Row:
-    """Reads one row's fields, collecting every problem with its path."""
+@dataclass(frozen=True)
+class CellProblem:
+    """Where a problem is, for a grid: "units" or "weapons", the row (counting data rows from
+    1) and the column ("" for the whole row)."""
 
-    def __init__(self, record: Any, path: Msg, problems: list) -> None:
+    section: str
+    row: int
+    column: str
+    text: Msg
+
+
+class CounterTableError(TableDataError):
+    """A `TableDataError` whose problems also name their cell (`cells`)."""
+
+    def __init__(self, problems: list, cells: list[CellProblem]) -> None:
+        self.cells = cells
+        super().__init__(problems, rule="3.1")
+
+
+class _Row:
+    """Reads one row's fields, collecting every problem with its path and its cell."""
+
+    def __init__(
+        self, record: Any, path: Msg, problems: list, cells: list, where: tuple[str, int]
+    ) -> None:
         self.record = record if isinstance(record, Mapping) else {}
-        self.path, self.problems = path, problems
+        self.path, self.problems, self.cells, self.where = path, problems, cells, where
         if not isinstance(record, Mapping):
             self.fail(msg("enter the row as named fields"))
 
-    def fail(self, text: Msg) -> None:
+    def fail(self, text: Msg, key: str = "") -> None:
         self.problems.append((self.path, text))
+        self.cells.append(CellProblem(*self.where, key, text))
 
     def raw(self, key: str) -> Any:
         value = self.record.get(key)
@@ -140,7 +162,8 @@ class _Row:
                     field=FIELD_LABELS[label or key],
                     low=low,
                     high=high,
-                )
+                ),
+                key,
             )
             return None
         return number
@@ -148,7 +171,7 @@ class _Row:
     def text(self, key: str) -> str:
         value = self.raw(key)
         if not isinstance(value, str) or not value:
-            self.fail(msg("%(field)s: enter it as printed", field=FIELD_LABELS[key]))
+            self.fail(msg("%(field)s: enter it as printed", field=FIELD_LABELS[key]), key)
             return ""
         return value
 
@@ -158,7 +181,7 @@ class _Row:
             return value
         word = str(value or "").lower()
         if word not in YES + NO:
-            self.fail(msg("%(field)s: enter yes or no", field=FIELD_LABELS[key]))
+            self.fail(msg("%(field)s: enter yes or no", field=FIELD_LABELS[key]), key)
         return word in YES
 
     def boxed(self, key: str) -> frozenset[str]:
@@ -166,7 +189,9 @@ class _Row:
         words = value if isinstance(value, list) else str(value).replace(",", " ").split()
         words = [str(w).lower() for w in words]
         if any(w not in BOXABLE for w in words):
-            self.fail(msg("%(field)s: list any of fp, range, move", field=FIELD_LABELS["boxed"]))
+            self.fail(
+                msg("%(field)s: list any of fp, range, move", field=FIELD_LABELS["boxed"]), key
+            )
         return frozenset(w for w in words if w in BOXABLE)
 
     def span(self, key: str, *, optional: bool) -> tuple[int, int] | None:
@@ -189,7 +214,8 @@ class _Row:
                     field=FIELD_LABELS[key],
                     low=low,
                     high=high,
-                )
+                ),
+                key,
             )
             return None
         return numbers[0], numbers[1]
@@ -199,23 +225,25 @@ def _side(row: _Row, kind: UnitKind | None, prefix: str) -> PrintedValues | None
     values = {k: row.whole(prefix + k, k, label=k) for k in ("fp", "range", "move", "morale")}
     command = row.whole(prefix + "command", "command", label="command", optional=True)
     if kind in LEADERS and command is None and row.raw(prefix + "command") in (None, ""):
-        row.fail(msg("Command: a Leader has a Command value; enter it"))
+        row.fail(msg("Command: a Leader has a Command value; enter it"), prefix + "command")
     if kind in FIGURES and kind not in LEADERS and command is not None:
-        row.fail(msg("Command: only Leaders have a Command value; leave it blank"))
+        row.fail(
+            msg("Command: only Leaders have a Command value; leave it blank"), prefix + "command"
+        )
     boxed = row.boxed(prefix + "boxed")
     if any(v is None for v in values.values()):
         return None
     return PrintedValues(**values, command=command, boxed=boxed)
 
 
-def _unit(record: Any, index: int, problems: list) -> UnitType | None:
+def _unit(record: Any, index: int, problems: list, cells: list) -> UnitType | None:
     nationality, name = _ids(record)
-    row = _Row(record, _path("row", nationality, index, name), problems)
+    row = _Row(record, _path("row", nationality, index, name), problems, cells, ("units", index))
     nationality, name = row.text("nationality"), row.text("name")
     kind_word = str(row.raw("kind") or "").lower()
     kind = UnitKind(kind_word) if kind_word in FIGURES else None
     if kind is None:
-        row.fail(msg("Kind: enter squad, team, leader or hero"))
+        row.fail(msg("Kind: enter squad, team, leader or hero"), "kind")
     vp = row.whole("vp")
     good, broken = _side(row, kind, ""), _side(row, kind, "broken_")
     if None in (kind, vp, good, broken) or not (nationality and name):
@@ -223,15 +251,16 @@ def _unit(record: Any, index: int, problems: list) -> UnitType | None:
     return UnitType(nationality, name, kind, vp, good, broken)
 
 
-def _weapon(record: Any, index: int, problems: list) -> WeaponType | None:
+def _weapon(record: Any, index: int, problems: list, cells: list) -> WeaponType | None:
     nationality, name = _ids(record)
-    row = _Row(record, _path("weapon", nationality, index, name), problems)
+    where = ("weapons", index)
+    row = _Row(record, _path("weapon", nationality, index, name), problems, cells, where)
     nationality, name = row.text("nationality"), row.text("name")
     fp, move = row.whole("fp"), row.whole("move", "weapon_move")
     reach = row.span("range", optional=False)
     fix, elim = row.span("fix", optional=True), row.span("elim", optional=True)
     if fix and elim and fix[0] <= elim[1] and elim[0] <= fix[1]:
-        row.fail(msg("Fix and Elim: a random-hex number cannot both repair and eliminate"))
+        row.fail(msg("Fix and Elim: a random-hex number cannot both repair and eliminate"), "elim")
     weapon = dict(
         boxed=row.boxed("boxed"), artillery=row.flag("artillery"), smoke=row.flag("smoke")
     )
@@ -259,26 +288,24 @@ def _path(what: str, nationality: str, index: int, name: str) -> Msg:
 def table_from_data(data: Mapping[str, Any]) -> CounterTable:
     """A counter table from `{"units": [row, …], "weapons": [row, …]}`; all problems at once."""
     problems: list[tuple[Msg, Msg]] = []
+    cells: list[CellProblem] = []
     if not isinstance(data, Mapping) or not isinstance(data.get("units", []), list):
         raise TableDataError(
             [("", msg("enter the table as lists of units and weapons"))], rule="3.1"
         )
-    units = [_unit(r, i, problems) for i, r in enumerate(data.get("units", []), 1)]
-    weapons = [_weapon(r, i, problems) for i, r in enumerate(data.get("weapons") or [], 1)]
-    for kind, rows in (("row", units), ("weapon", weapons)):
+    units = [_unit(r, i, problems, cells) for i, r in enumerate(data.get("units", []), 1)]
+    weapons = [_weapon(r, i, problems, cells) for i, r in enumerate(data.get("weapons") or [], 1)]
+    for kind, section, rows in (("row", "units", units), ("weapon", "weapons", weapons)):
         seen: set[tuple[str, str]] = set()
         for i, row in enumerate(rows, 1):
             if row is not None and (row.nationality, row.name) in seen:
-                problems.append(
-                    (
-                        _path(kind, row.nationality, i, row.name),
-                        msg("this name is already in the table"),
-                    )
-                )
+                again = msg("this name is already in the table")
+                problems.append((_path(kind, row.nationality, i, row.name), again))
+                cells.append(CellProblem(section, i, "name", again))
             if row is not None:
                 seen.add((row.nationality, row.name))
     if problems:
-        raise TableDataError(problems, rule="3.1")
+        raise CounterTableError(problems, cells)
     return CounterTable(tuple(units), tuple(weapons))
 
 

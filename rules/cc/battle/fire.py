@@ -171,7 +171,9 @@ class DefenseOdds:
     eliminated: Fraction
 
 
-def _piece_values(piece: Piece, *, artillery_hit: bool) -> tuple[int, int, Explanation]:
+def _piece_values(
+    piece: Piece, *, artillery_hit: bool, veteran_weapons: bool = False
+) -> tuple[int, int, Explanation]:
     if piece.weapon is None:
         v = current_values(unit=piece.unit, leader_commands=piece.leader_commands, wire=piece.wire)
         return v.fp, v.range, v.explanation
@@ -186,7 +188,12 @@ def _piece_values(piece: Piece, *, artillery_hit: bool) -> tuple[int, int, Expla
             msg("%(w)s has a white band: it fires alone, after a Targeting Roll hit", w=w.name),
             rule="O20.2",
         )
-    v = weapon_values(weapon=w, carrier=piece.unit, leader_commands=piece.leader_commands)
+    v = weapon_values(
+        weapon=w,
+        carrier=piece.unit,
+        leader_commands=piece.leader_commands,
+        veteran_weapons=veteran_weapons,
+    )
     return v.fp, v.range, v.explanation
 
 
@@ -227,12 +234,15 @@ def _check_action(action: FireAction, pieces: Sequence[Piece], target: Target, d
         raise RuleError(msg("%(action)s cannot be played on this attack", action=name), rule=rule)
 
 
-def fire_power(*, attack: Attack, artillery_hit: bool = False) -> FirePower:
+def fire_power(
+    *, attack: Attack, artillery_hit: bool = False, veteran_weapons: bool = False
+) -> FirePower:
     """The FP of one shot [O20.3.1–O20.3.2, T88.2, 10.3], before the attack roll.
 
     By default X is the highest current FP among the pieces (the firer picks, digest §7.2 #12;
     `attack.base` names another). `artillery_hit`: an Artillery Weapon that hit with its
-    Targeting Roll fires alone and pays no hindrance again (10.3.1).
+    Targeting Roll fires alone and pays no hindrance again (10.3.1). `veteran_weapons`: a
+    Veteran's Weapon gains +1 FP and Range too (E44.1 reading).
     """
     pieces, target, actions = attack.pieces, attack.target, attack.actions
     if not pieces:
@@ -246,7 +256,9 @@ def fire_power(*, attack: Attack, artillery_hit: bool = False) -> FirePower:
         why.add("A33.2", msg("Op Fire after the mover announced %(n)s MP", n=mp))
     values = {}
     for p in pieces:
-        fp, rng, steps = _piece_values(p, artillery_hit=artillery_hit)
+        fp, rng, steps = _piece_values(
+            p, artillery_hit=artillery_hit, veteran_weapons=veteran_weapons
+        )
         why.extend(steps)
         low = p.weapon.min_range if p.weapon else 0
         check_range(name=p.name, distance=p.distance, range_=rng, min_range=low)
@@ -327,13 +339,14 @@ def attack_roll(
     trigger: Trigger = Trigger.NONE,
     sustained_fire_choice: Sequence[str] = (),
     artillery_hit: bool = False,
+    veteran_weapons: bool = False,
 ) -> AttackResult:
     """Lock the FP and roll: Attack Total = FP + roll [O20.3.3], with the Weapons it breaks.
 
     `sustained_fire_choice`: the MG or mortar that breaks for each Sustained Fire played, asked
     for (DecisionRequired) only when doubles come up and several could.
     """
-    power = fire_power(attack=attack, artillery_hit=artillery_hit)
+    power = fire_power(attack=attack, artillery_hit=artillery_hit, veteran_weapons=veteran_weapons)
     if not power.allowed:
         raise RuleError(
             msg("final FP %(fp)s: this shot cannot be made", fp=power.fp), rule="10.3.2.1"

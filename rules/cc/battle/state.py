@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from rules.cc.battle.readings import BattleReadings
 from rules.cc.battle.units import KIND_LABELS, SIDE_LABELS, SOLDIERS, UnitKind
 from rules.cc.campaign_steps import POSTURE_WORDS
 from rules.cc.common import Faction, Posture
@@ -174,6 +175,7 @@ class Cards:
     deck: int = 0
     discard: int = 0
     reshuffles: int = 0
+    hand: int = 0  # cards in hand [1.1, 5.4]
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,9 @@ class BattleState:
     ledger: tuple[VPEntry, ...] = ()
     pending_end: tuple[EndEvent, ...] = ()
     outcome: Outcome | None = None
+    readings: BattleReadings = field(default_factory=BattleReadings)
+    melee_rules: str = "core"  # melee.MeleeRules: core O16.4, stalingrad ST-7, pacific PA-19.2
+    melee_hexes: tuple[str, ...] = ()  # Melee markers waiting for their turn [ST-7.2, PA-19.2]
 
     def as_data(self) -> dict[str, Any]:
         return to_data(self)
@@ -266,6 +271,8 @@ def new_battle(
     chits: tuple[ObjectiveChit, ...] = (),
     cards: Mapping[Faction, Cards] | None = None,
     mode: BattleMode = BattleMode.LIGHT,
+    readings: BattleReadings | None = None,
+    melee_rules: str = "core",
 ) -> BattleState:
     """A battle as its scenario sets it up [6.1.1, 6.2.1, 4.2, 7.3.1, 9]; all values are inputs."""
     problems = []
@@ -299,6 +306,8 @@ def new_battle(
         chits=tuple(chits),
         cards={s: Cards() for s in BOTH} | dict(cards or {}),
         mode=mode,
+        readings=readings or BattleReadings(),
+        melee_rules=melee_rules,
     )
 
 

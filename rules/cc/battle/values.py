@@ -74,6 +74,9 @@ class Unit:
     suppressed: bool = False
     veteran: bool = False
     boxed_fp: bool = False  # 3.1.6: may play Assault Fire [A26]
+    typed: str = ""
+    """"fp" or "morale": that value was read off the table as it stands now, its markers
+    already in it, so the printed side is not shown and the markers are not applied again."""
 
     def __post_init__(self) -> None:
         if self.kind not in SOLDIERS:
@@ -151,6 +154,8 @@ def current_values(
     a Road hex during the current Move order [T93]. `weapon_move`: the carried Weapon's Move
     modifier [11.1].
     """
+    if unit.typed:
+        return _typed_values(unit, wire=wire, cover=cover)
     p = unit.printed
     why = Explanation()
     fp, rng, move, morale = p.fp, p.range, p.move, p.morale
@@ -184,14 +189,8 @@ def current_values(
         fp, rng, move, morale = fp - 1, rng - 1, move - 1, morale - 1
         why.add("13.2", msg("Suppressed: -1 to FP, Range, Move and Morale"), -1)
     if wire:
-        fp, rng, morale = fp - 1, rng - 1, morale - 1
-        why.add("F106.1", msg("Wire in the hex: -1 to FP, Range and Morale"), -1)
-    if isinstance(cover, Cover):
-        why.extend(cover.explanation)
-        cover = cover.value
-    if cover:
-        morale += cover
-        why.add("T78.3", msg("Cover %(n)s added to Morale", n=cover), morale)
+        rng -= 1
+    fp, morale = _hex(why, fp, morale, wire=wire, cover=cover)
     if road_bonus:
         move += 1
         why.add("T93", msg("entered a Road hex during this Move order: Move +1"), move)
@@ -216,6 +215,38 @@ def current_values(
         ),
     )
     return UnitValues(fp, rng, move, morale, command, why)
+
+
+def _typed_values(unit: Unit, *, wire: bool, cover: Cover | int) -> UnitValues:
+    """A unit whose current FP or Morale the players read off the table: that value as read,
+    then only what the hex adds (Wire, Cover)."""
+    p, why = unit.printed, Explanation()
+    fp, morale = p.fp, p.morale
+    why.add(
+        "3.1",
+        msg("%(name)s: FP %(fp)s as read at the table", name=unit.name, fp=fp)
+        if unit.typed == "fp"
+        else msg("%(name)s: Morale %(morale)s as read at the table", name=unit.name, morale=morale),
+    )
+    fp, morale = _hex(why, fp, morale, wire=wire, cover=cover)
+    return UnitValues(fp, p.range, p.move, morale, unit.command, why)
+
+
+def _hex(
+    why: Explanation, fp: int, morale: int, *, wire: bool, cover: Cover | int
+) -> tuple[int, int]:
+    """What the unit's hex does to its FP and Morale: Wire [F106.1] (its Range −1 is the
+    caller's), then the Cover added to Morale [T78.3]."""
+    if wire:
+        fp, morale = fp - 1, morale - 1
+        why.add("F106.1", msg("Wire in the hex: -1 to FP, Range and Morale"), -1)
+    if isinstance(cover, Cover):
+        why.extend(cover.explanation)
+        cover = cover.value
+    if cover:
+        morale += cover
+        why.add("T78.3", msg("Cover %(n)s added to Morale", n=cover), morale)
+    return fp, morale
 
 
 def weapon_values(

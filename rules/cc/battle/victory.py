@@ -417,17 +417,19 @@ def reveal_chit(
     state: BattleState,
     *,
     letter: str,
+    owner: Faction | None = None,
     face: ObjectiveChit | None = None,
     rule: str = "E67",
     retroactive_doubling: bool = True,
 ) -> Change:
-    """A secret chit is revealed (E67, or at game end): it scores now for current control.
+    """A secret chit (of `owner`, when given) is revealed (E67, or at game end): it scores
+    now for current control.
 
     `face` gives what the chit says when the site did not know it. A doubling chit revealed
     late doubles the elimination or exit VP already scored too (`retroactive_doubling`).
     """
     require_open(state)
-    return _reveal(state, letter, face, rule, retroactive_doubling, Explanation())
+    return _reveal(state, letter, owner, face, rule, retroactive_doubling, Explanation())
 
 
 DOUBLED = {ChitKind.ELIMINATION_DOUBLED: VPSource.ELIMINATION, ChitKind.EXIT_DOUBLED: VPSource.EXIT}
@@ -436,15 +438,29 @@ DOUBLED = {ChitKind.ELIMINATION_DOUBLED: VPSource.ELIMINATION, ChitKind.EXIT_DOU
 def _reveal(
     state: BattleState,
     letter: str,
+    owner: Faction | None,
     face: ObjectiveChit | None,
     rule: str,
     retroactive: bool,
     why: Explanation,
 ) -> Change:
-    found = [c for c in state.chits if c.letter == letter and c.secret]
+    found = [
+        i
+        for i, c in enumerate(state.chits)
+        if c.letter == letter and c.secret and owner in (None, c.owner)
+    ]
     if not found:
         raise RuleError(msg("there is no secret chit %(letter)s in play", letter=letter), rule=rule)
-    chit = found[0]
+    if any(c.letter == letter and not c.secret for c in state.chits):
+        raise RuleError(
+            msg(
+                "chit %(letter)s is already open: one of the two was entered wrongly, undo it",
+                letter=letter,
+            ),
+            rule="7.3.2",
+        )
+    index = found[0]
+    chit = state.chits[index]
     if chit.kind is None:
         if face is None or face.kind is None:
             raise RuleError(
@@ -455,7 +471,16 @@ def _reveal(
     chit = replace(chit, secret=False)
     check_chit(chit)
     why.add(rule, msg("revealed: %(chit)s", chit=chit.words()), chit.letter)
-    new = replace(state, chits=tuple(chit if c.letter == letter else c for c in state.chits))
+    new = replace(state, chits=tuple(chit if i == index else c for i, c in enumerate(state.chits)))
+    return Change(_score(state, new, chit, retroactive, why), why)
+
+
+def _score(
+    state: BattleState, new: BattleState, chit: ObjectiveChit, retroactive: bool, why: Explanation
+) -> BattleState:
+    """A face made public scores at once for the current controllers [7.3.3]; a doubling
+    chit also doubles the VP already scored when `retroactive` [7.3.2]."""
+    letter = chit.letter
     reason = msg("chit %(letter)s", letter=letter)
     if chit.kind in (ChitKind.OBJECTIVE, ChitKind.ALL_OBJECTIVES):
         named = OBJECTIVES if chit.kind is ChitKind.ALL_OBJECTIVES else (chit.objective,)
@@ -473,7 +498,44 @@ def _reveal(
             )
             if gained:
                 new = _move(new, why, side, gained, DOUBLED[chit.kind], "7.3.2", again)
-    return Change(new, why)
+    return new
+
+
+def place_chit(
+    state: BattleState,
+    *,
+    chit: ObjectiveChit,
+    counted: bool = False,
+    retroactive_doubling: bool = True,
+) -> Change:
+    """A chit drawn for the battle [7.3.2, 7.3.3]: open, face up in the centre, or secret,
+    face down by the player who drew it (its face, when given, known only to him).
+
+    An open chit scores at once for the current controllers unless its VP are already
+    `counted` on the VP marker (the scenario's starting VP); a secret one scores when
+    revealed (E67) or at the end. The explanation of a secret chit names neither its letter
+    nor its face: it is logged for both sides.
+    """
+    require_open(state)
+    check_chit(chit)
+    # another side's secret chits are not compared: a refusal would tell their letters
+    if any(c.letter == chit.letter for c in state.chits if c.owner == chit.owner or not c.secret):
+        raise RuleError(msg("chit %(letter)s is already in play", letter=chit.letter), rule="7.3.2")
+    why = Explanation()
+    new = replace(state, chits=(*state.chits, chit))
+    if chit.secret:
+        if chit.owner is None:
+            raise RuleError(msg("say who drew the secret chit"), rule="7.3.3")
+        why.add(
+            "7.3.3",
+            msg("the %(side)s keep an Objective chit secret", side=state.sides[chit.owner]),
+        )
+        return Change(new, why)
+    why.add("7.3.3", msg("placed open: %(chit)s", chit=chit.words()), chit.letter)
+    if counted:
+        why.add("7.3.3", msg("its VP are already on the VP marker"))
+        return Change(new, why)
+    return Change(_score(state, new, chit, retroactive_doubling, why), why)
 
 
 def final_count(
@@ -494,8 +556,9 @@ def final_count(
     new = state
     for chit in state.chits:
         if chit.secret:
+            face = faces.get(chit.letter)
             new = _reveal(
-                new, chit.letter, faces.get(chit.letter), "6.3.2", retroactive_doubling, why
+                new, chit.letter, chit.owner, face, "6.3.2", retroactive_doubling, why
             ).state
     return Change(new, why)
 
