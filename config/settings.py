@@ -244,6 +244,8 @@ SPECTACULAR_SETTINGS = {
         "CounterKindEnum": "campaigns.cc.battle.rolls.KIND_VALUES",
         "CardTriggerEnum": "campaigns.cc.battle.rolls.TRIGGER_VALUES",
         "AttackTriggerEnum": "campaigns.cc.battle.fire.ATTACK_TRIGGER_VALUES",
+        "ChitFaceEnum": "campaigns.cc.battle.chits.FACE_VALUES",
+        "FireKindEnum": "campaigns.cc.battle.group.FIRE_KIND_VALUES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

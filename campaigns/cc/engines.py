@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 from rules.cc import gastadores, normandy, stalingrad
+from rules.cc.battle.readings import READING_NAMES
 from rules.cc.campaign import Machine, Outcome, Phase
 from rules.cc.campaign_tables import EXAMPLE_FILE, CampaignTables
 from rules.cc.common import Faction
@@ -97,7 +98,9 @@ class CCTemplate:
 
     # -- options -------------------------------------------------------------------------
     def option_fields(self) -> list[dataclasses.Field]:
-        return list(dataclasses.fields(self.options_cls))
+        """The campaign's own options first, then the battle rule readings it inherits."""
+        found = dataclasses.fields(self.options_cls)
+        return sorted(found, key=lambda f: f.name in READING_NAMES)
 
     def clean_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Keep the known options, coerced to their declared types."""

@@ -3,7 +3,6 @@ are in `campaigns.cc.tables_forms`)."""
 
 from __future__ import annotations
 
-import dataclasses
 from enum import Enum
 
 from django import forms
@@ -15,6 +14,7 @@ from campaigns.forms import ClubFieldMixin
 from campaigns.models import Campaign, Decision
 from campaigns.models import bounds as b
 from campaigns.services.battles import EVENTS, TRACKED, parse_units
+from rules.cc.battle.readings import READING_NAMES
 from rules.cc.gastadores import WinMethod
 
 
@@ -53,7 +53,7 @@ class CCCampaignForm(ClubFieldMixin, forms.Form):
             ("gm", _("I am a neutral game master (I see both sides' secrets)")),
             ("none", _("I organise it; seats are taken later")),
         ]
-        for f in dataclasses.fields(template.options_cls):
+        for f in template.option_fields():
             default = f.default
             label, help_text = option_words(f.name)
             if isinstance(default, bool):
@@ -68,6 +68,17 @@ class CCCampaignForm(ClubFieldMixin, forms.Form):
                 continue
             field.help_text = help_text
             self.fields[f"opt_{f.name}"] = field
+
+    def campaign_fields(self) -> list:
+        return [f for f in self.visible_fields() if f.name[4:] not in READING_NAMES]
+
+    def reading_fields(self) -> list:
+        """The battle rule readings, shown folded apart from the campaign's own options."""
+        return [f for f in self.visible_fields() if f.name[4:] in READING_NAMES]
+
+    @property
+    def reading_errors(self) -> bool:
+        return any(f.errors for f in self.reading_fields())
 
     def service_kwargs(self) -> dict:
         data = self.cleaned_data

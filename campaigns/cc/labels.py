@@ -167,6 +167,57 @@ OPTION_WORDS: dict[str, tuple[Msg, Msg]] = {
         msg("Count all three phases"),
         msg('Net VP count all three phases (the rulebook: "cumulative over the campaign").'),
     ),
+    "freeze_event_vp_after_sudden_death": (
+        msg("Events score nothing after the Sudden Death space"),
+        msg(
+            "E42: once the Time marker reaches the Sudden Death space, a unit an Event "
+            "eliminates gives no VP and an Event takes no Objective (the seed's text)."
+        ),
+    ),
+    "retroactive_doubling": (
+        msg("A doubling chit revealed late doubles the VP already scored"),
+        msg("7.3.2: off, a secret doubling chit only doubles the VP scored after its reveal."),
+    ),
+    "overstack_cover": (
+        msg("Overstacking lowers the Cover"),
+        msg("V15: as in rule 8.2 (b), the hex's Cover drops by 1 per figure above 7."),
+    ),
+    "v19": (
+        msg("Suppressed again breaks"),
+        msg("V19: a Suppressed unit that is suppressed again breaks and loses its marker."),
+    ),
+    "veteran_weapons": (
+        msg("A Veteran's Weapon fires better too"),
+        msg("E44.1: the Veteran's +1 FP and Range also reach the Weapon the unit carries."),
+    ),
+    "mine_tie_breaks_movers": (
+        msg("A moving unit that ties a Mines attack breaks"),
+        msg("F103.2: off (the seed), a tie leaves the unit Suppressed and in good order."),
+    ),
+    "v6_water": (
+        msg("Artillery −2 against Marsh and Stream"),
+        msg("V6: Artillery impacts in Marsh or Stream hexes get −2."),
+    ),
+    "v7_short_long": (
+        msg("A missed Targeting Roll falls short or long"),
+        msg("V7: a miss is not simply lost; it lands short of or beyond the target."),
+    ),
+    "v7_by_distance": (
+        msg("Short or long by the shot's distance"),
+        msg("V7: “range greater than 1” read as this shot's distance, not the printed Range."),
+    ),
+    "tie_by_last_sole_occupant": (
+        msg("A Bunker or Pillbox Melee tie goes to its last sole occupant"),
+        msg("O16.4.3: off (the seed), the side that began the Melee inside wins the tie."),
+    ),
+    "allow_eliminating_choice": (
+        msg("A retreat may take an eliminating hex by choice"),
+        msg("O23.3.5: off (the seed), a unit is eliminated only when no legal hex is open."),
+    ),
+    "sniper_enemy_only": (
+        msg("A Sniper breaks only enemy units"),
+        msg("ST-3: off (the core rule 1.9.1.3), the roller may break any unit."),
+    ),
 }
 """Each campaign option's name and the reading it changes (a test checks every option of
 every template has its words)."""

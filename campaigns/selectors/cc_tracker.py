@@ -3,15 +3,21 @@ forms, the last action (for undo) and a result draft for the campaign's result f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from campaigns.cc.battle.spec import Context
+from campaigns.cc.labels import option_words
 from campaigns.i18n import say
 from campaigns.models import Battle, BattleAction, BattleTracker, Campaign, Side
 from campaigns.permissions import Viewer
+from rules.cc.battle.counters import table_from_data
+from rules.cc.battle.readings import BATTLE_READING_RULES, BattleReadings
 from rules.cc.battle.state import (
     END_LABELS,
+    PLACE_LABELS,
+    STATUS_LABELS,
     BattleMode,
     BattleState,
     Place,
@@ -32,6 +38,35 @@ class SideTrack:
     surrender: int | None
     posture: str
     exited: int
+    deck: int
+    discard: int
+
+
+@dataclass
+class ChitLine:
+    """An Objective chit as this reader may see it: a secret face only for its owner."""
+
+    owner: str  # the side that drew it, or "" for an open chit
+    text: str
+    secret: bool
+    seen: bool  # whether this reader sees its face
+
+
+@dataclass
+class ReadingLine:
+    """A rule reading this battle plays otherwise than the seed's default."""
+
+    rule: str
+    label: str
+    played: bool
+
+
+@dataclass
+class UnitLine:
+    """A registered counter and its state (mode "full")."""
+
+    side: str
+    text: str
 
 
 @dataclass
@@ -49,6 +84,11 @@ class Tracks:
     outcome: str
     over: bool
     last: BattleAction | None
+    chits: list[ChitLine]
+    cards: bool  # whether any side's deck or discard is counted yet
+    melee_hexes: list[str]
+    readings: list[ReadingLine]
+    units: list[UnitLine]
 
 
 def state_of(tracker: BattleTracker) -> BattleState:
@@ -66,19 +106,38 @@ def reader_context(campaign: Campaign, viewer: Viewer, tracker: BattleTracker) -
     organiser) for the side whose turn it is."""
     state = state_of(tracker)
     own = [s for s in campaign.sides.all() if viewer.plays(s)]
-    return Context(side=Faction(own[0].faction) if len(own) == 1 else state.active, state=state)
+    return Context(
+        side=Faction(own[0].faction) if len(own) == 1 else state.active,
+        state=state,
+        counters=table_from_data(tracker.counters) if tracker.counters else None,
+        names_side=len(own) != 1,
+    )
+
+
+def own_sides(campaign: Campaign | None, viewer: Viewer | None) -> frozenset[str] | None:
+    """The factions whose secrets this reader may see: None for a neutral game master (all),
+    none for an unknown reader."""
+    if viewer is None or campaign is None:
+        return frozenset()
+    if viewer.is_gm:
+        return None
+    return frozenset(s.faction for s in campaign.sides.all() if viewer.plays(s))
+
+
+def shows_face(chit: Mapping[str, Any], own: frozenset[str] | None, *, over: bool) -> bool:
+    """Whether a reader sees a chit's face [7.3.3]: an open chit, a secret one to its owner
+    (and a neutral game master), every chit once the battle is over."""
+    return not chit.get("secret") or over or own is None or chit.get("owner") in own
 
 
 def visible_state(tracker: BattleTracker, viewer: Viewer, campaign: Campaign) -> dict[str, Any]:
     """The stored state as this reader may see it: a secret Objective chit [7.3.3] shows only
     its owner and that it is secret to the other side, until revealed at the end."""
-    own = {s.faction for s in campaign.sides.all() if viewer.plays(s)}
+    own = own_sides(campaign, viewer)
     state = dict(tracker.state)
     over = state.get("outcome") is not None
     state["chits"] = [
-        chit
-        if not chit.get("secret") or over or viewer.is_gm or chit.get("owner") in own
-        else {"owner": chit.get("owner"), "secret": True}
+        chit if shows_face(chit, own, over=over) else {"owner": chit.get("owner"), "secret": True}
         for chit in state.get("chits") or []
     ]
     return state
@@ -88,8 +147,12 @@ def tracker_of(battle: Battle) -> BattleTracker | None:
     return BattleTracker.objects.filter(battle=battle).first()
 
 
-def tracks(tracker: BattleTracker) -> Tracks:
-    """The tracks in words (two queries: the tracker is given, the last action is read)."""
+def tracks(
+    tracker: BattleTracker, viewer: Viewer | None = None, campaign: Campaign | None = None
+) -> Tracks:
+    """The tracks in words as this reader may see them (a secret chit's face only for its
+    owner; without a reader, for nobody); the tracker is given, the last action and the
+    campaign's sides are read."""
     state = state_of(tracker)
     names = {f: say(state.sides[f]) for f in Faction}
     outcome = ""
@@ -119,6 +182,8 @@ def tracks(tracker: BattleTracker) -> Tracks:
                 surrender=state.surrender[f],
                 posture=say(POSTURE_WORDS[state.postures[f]]),
                 exited=len(state.exited[f]),
+                deck=state.cards[f].deck,
+                discard=state.cards[f].discard,
             )
             for f in Faction
         ],
@@ -126,7 +191,60 @@ def tracks(tracker: BattleTracker) -> Tracks:
         outcome=outcome,
         over=state.outcome is not None,
         last=tracker.actions.filter(undone_at__isnull=True).order_by("-seq").first(),
+        chits=_chits(tracker, names, own_sides(campaign, viewer)),
+        cards=any(c.deck or c.discard or c.reshuffles for c in state.cards.values()),
+        melee_hexes=list(state.melee_hexes),
+        readings=_readings(state),
+        units=[_unit_line(state, u, names) for u in state.units.values()],
     )
+
+
+def _chits(
+    tracker: BattleTracker, names: dict[Faction, str], own: frozenset[str] | None
+) -> list[ChitLine]:
+    state = state_of(tracker)
+    over = state.outcome is not None
+    lines = []
+    for data, chit in zip(tracker.state.get("chits") or [], state.chits, strict=True):
+        seen = shows_face(data, own, over=over)
+        lines.append(
+            ChitLine(
+                owner=names[chit.owner] if chit.owner else "",
+                text=say(chit.words()) if seen else say(msg("secret")),
+                secret=chit.secret,
+                seen=seen,
+            )
+        )
+    return lines
+
+
+def _readings(state: BattleState) -> list[ReadingLine]:
+    """The readings that differ from the seed's defaults, each with the rule it changes."""
+    default = BattleReadings()
+    return [
+        ReadingLine(
+            rule=BATTLE_READING_RULES.get(f.name, ""),
+            label=option_words(f.name)[0],
+            played=getattr(state.readings, f.name),
+        )
+        for f in fields(BattleReadings)
+        if getattr(state.readings, f.name) != getattr(default, f.name)
+    ]
+
+
+def _unit_line(state: BattleState, unit: RegisteredUnit, names: dict[Faction, str]) -> UnitLine:
+    """ "Rifle Squad (g1): broken, Suppressed, Veteran, LMG" — and where it is off the map."""
+    marks = [STATUS_LABELS[unit.status]]
+    marks += [
+        m
+        for flag, m in ((unit.suppressed, msg("Suppressed")), (unit.veteran, msg("Veteran")))
+        if flag
+    ]
+    marks += [state.units[w].name for w in unit.weapons if w in state.units]
+    if unit.place is not Place.MAP:
+        marks.append(PLACE_LABELS[unit.place])
+    words = ", ".join(say(m) for m in marks)
+    return UnitLine(side=names[unit.side], text=f"{unit.name} ({unit.id}): {words}")
 
 
 def result_draft(tracker: BattleTracker, sides: list[Side]) -> dict[str, Any]:

@@ -4,6 +4,8 @@ odds of its rolls, and undo."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -13,13 +15,20 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns.cc.battle.forms import CountersForm, ProcedureForm, StartTrackingForm
+from campaigns.cc.battle.counter_grid import CountersGridForm
+from campaigns.cc.battle.forms import (
+    CountersForm,
+    ProcedureForm,
+    ReadingsForm,
+    StartTrackingForm,
+)
 from campaigns.cc.battle.registry import PROCEDURES
 from campaigns.cc.engines import TEMPLATES
 from campaigns.i18n import rule_text, say
 from campaigns.idempotency import idempotent_form
 from campaigns.models import Battle, Campaign
 from campaigns.permissions import Viewer
+from campaigns.selectors.cc_readings import campaign_readings
 from campaigns.selectors.cc_tracker import reader_context, tracker_of, tracks
 from campaigns.selectors.history import log_window
 from campaigns.services.cc_battle import (
@@ -73,10 +82,14 @@ def tracker_context(request, campaign, viewer, battle, sides, record) -> dict:
     tracker = tracker_of(battle)
     if tracker is None:
         initial = {} if record is None else setup_initial(record)
-        return {"tracker": None, "start_form": StartTrackingForm(sides, initial=initial)}
+        return {
+            "tracker": None,
+            "start_form": StartTrackingForm(sides, initial=initial),
+            "readings_form": ReadingsForm(initial=asdict(campaign_readings(campaign))),
+        }
     return {
         "tracker": tracker,
-        "tracks": tracks(tracker),
+        "tracks": tracks(tracker, viewer, campaign),
         "procedure_forms": procedure_forms(campaign, viewer, tracker)
         if viewer.is_participant
         else [],
@@ -99,11 +112,17 @@ def _page(battle: Battle, anchor: str = "tracks-h"):
 def tracker_start_view(request, pk: int, number: int):
     campaign, _viewer, battle = _load(request, pk, number)
     form = StartTrackingForm(list(campaign.sides.all()), request.POST)
-    if not form.is_valid():
+    readings = ReadingsForm(request.POST)
+    if not (form.is_valid() and readings.is_valid()):
         flash_form_errors(request, form)
         return _page(battle)
     try:
-        battle_tracker_start(battle=battle, actor=request.user, **form.service_kwargs())
+        battle_tracker_start(
+            battle=battle,
+            actor=request.user,
+            readings=readings.cleaned_data,
+            **form.service_kwargs(),
+        )
     except ValidationError as exc:
         flash_errors(request, exc)
     else:
@@ -128,7 +147,7 @@ def _answer(request, campaign, viewer, battle, form, done=None):
             "viewer": viewer,
             "form": form,
             "done": done,
-            "tracks": tracks(tracker),
+            "tracks": tracks(tracker, viewer, campaign),
             "log": log_window(campaign, viewer, battle=battle),
         },
     )
@@ -161,6 +180,7 @@ def tracker_act_view(request, pk: int, number: int, key: str):
                 inputs=form.inputs(),
                 entered=form.cleaned_data.get("dice") or "",
                 version=_seen_version(request, form),
+                acting_side=form.acting_side(),
             )
         except ValidationError as exc:
             form_errors(form, exc)
@@ -216,21 +236,25 @@ def tracker_undo_view(request, pk: int, number: int):
 
 @login_required
 def tracker_counters_view(request, pk: int, number: int):
-    """The battle's counter table: what is entered, and the form to replace it."""
+    """The battle's counter table as a grid (a problem beside its cell), or a JSON or CSV
+    file or text instead."""
     campaign, _viewer, battle = _load(request, pk, number)
     tracker = tracker_of(battle)
     if tracker is None:
         raise Http404
-    form = CountersForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
+    grid = CountersGridForm(tracker.counters)
+    upload = CountersForm()
+    form = None
+    if request.method == "POST":
+        add = request.POST.get("add", "")
+        if add or request.POST.get("action") == "grid":
+            grid = CountersGridForm(tracker.counters, request.POST, add=add)
+            form = None if add else grid  # one more empty row: redraw, save nothing
+        else:
+            upload = form = CountersForm(request.POST, request.FILES)
+    if form is not None and form.is_valid():
         try:
-            counters = read_counters(
-                data=data.get("json"),
-                units_csv=data.get("units_csv", ""),
-                weapons_csv=data.get("weapons_csv", ""),
-            )
-            battle_counters_set(battle=battle, actor=request.user, counters=counters)
+            battle_counters_set(battle=battle, actor=request.user, counters=_counters(form))
         except ValidationError as exc:
             form_errors(form, exc)
         else:
@@ -239,5 +263,23 @@ def tracker_counters_view(request, pk: int, number: int):
     return render(
         request,
         "cc/counters.html",
-        {"campaign": campaign, "battle": battle, "counters": tracker.counters, "form": form},
+        {
+            "campaign": campaign,
+            "battle": battle,
+            "grid": grid,
+            "form": upload,
+            "upload_open": upload.is_bound,
+        },
+    )
+
+
+def _counters(form) -> dict:
+    """The checked table from the grid, or read from the file or the CSV text."""
+    data = form.cleaned_data
+    if isinstance(form, CountersGridForm):
+        return data["counters"]
+    return read_counters(
+        data=data.get("json"),
+        units_csv=data.get("units_csv", ""),
+        weapons_csv=data.get("weapons_csv", ""),
     )

@@ -216,25 +216,21 @@ def test_WE16_O20_2_3_targeting_roll_multiplies_the_dice(tracked, user):
     assert str(Msg.from_dict(action.result["shown"][0])) == "6: hit"
 
 
-def test_O16_4_melee_rolls_the_inactive_side_first_with_two_entered_cards(tracked, user):
-    """Germans active: the Soviets (inactive) roll 1+1 with FP 3 = 5, the Germans 6+6 with
-    FP 4 = 16: the Soviets lose."""
+def test_O16_4_melee_rolls_the_inactive_side_first_with_two_entered_cards(
+    tracked, user, other_user
+):
+    """Stalingrad: the Melee in K5 waits for the next German turn [ST-7.2]; then the Soviets
+    (inactive) roll 1+1 with FP 3 = 5, the Germans 6+6 with FP 4 = 16: the Soviets lose."""
+    inputs = {"hex": "K5", "inactive_units": "Rifles; 3", "active_units": "Pioneers; 4"}
+    battle_act(battle=tracked, actor=user, procedure="melee_marker", inputs={"hex": "K5"})
+    for actor in (user, other_user):
+        battle_act(battle=tracked, actor=actor, procedure="end_turn", inputs={})
+    with pytest.raises(ValidationError, match="next roll"):
+        battle_act(battle=tracked, actor=user, procedure="melee", inputs=inputs, entered="1 1")
     action = battle_act(
-        battle=tracked,
-        actor=user,
-        procedure="melee",
-        inputs={"inactive_fp": 3, "active_fp": 4},
-        entered="1 1; 6 6",
+        battle=tracked, actor=user, procedure="melee", inputs=inputs, entered="1 1; 6 6"
     )
     assert "Soviets" in str(Msg.from_dict(action.result["summary"]))
-    with pytest.raises(ValidationError, match="next roll"):
-        battle_act(
-            battle=tracked,
-            actor=user,
-            procedure="melee",
-            inputs={"inactive_fp": 3, "active_fp": 4},
-            entered="1 1",
-        )
 
 
 def test_WE21_O20_3_3_attack_total_is_fp_plus_the_roll(tracked, user):

@@ -59,7 +59,7 @@ def _rule_of(help_text: str) -> str:
 
 def template_data(tpl: CCTemplate) -> dict[str, Any]:
     options = []
-    for f in dataclasses.fields(tpl.options_cls):
+    for f in tpl.option_fields():
         default = f.default
         if isinstance(default, bool):
             kind, choices, value = "boolean", [True, False], default

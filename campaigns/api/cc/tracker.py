@@ -15,8 +15,10 @@ from rest_framework.response import Response
 
 from campaigns.api.errors import run
 from campaigns.api.schema import REFUSALS
+from campaigns.cc.battle.common import ACTING_SIDE, SIDE_FIELD
 from campaigns.cc.battle.registry import PROCEDURES
 from campaigns.cc.battle.spec import Context, Procedure
+from campaigns.cc.labels import option_words
 from campaigns.i18n import rule_text, say
 from campaigns.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent_api
 from campaigns.selectors.cc_tracker import (
@@ -33,6 +35,7 @@ from campaigns.services.cc_battle import (
     battle_tracker_start,
     read_counters,
 )
+from rules.cc.battle.readings import READING_NAMES
 from rules.cc.battle.state import BattleMode
 from rules.cc.common import Faction, Posture
 from rules.errors import RuleError
@@ -61,6 +64,13 @@ def request_serializer(spec: Procedure) -> type:
             help_text="The tracker's version you saw; refused (409) if someone acted since.",
         ),
     }
+    if not any(f.name == SIDE_FIELD for f in spec.fields):
+        fields[ACTING_SIDE] = serializers.ChoiceField(
+            choices=FACTIONS,
+            required=False,
+            help_text="A game master or organiser: the side this action is for (a player "
+            "always acts for his own side).",
+        )
     if spec.rolls:
         fields["dice"] = serializers.CharField(
             required=False,
@@ -80,6 +90,16 @@ ACTION_REQUEST = PolymorphicProxySerializer(
 )
 
 
+class ReadingsSerializer(serializers.Serializer):
+    """The rule readings for this battle; a reading left out keeps the campaign's choice."""
+
+    def get_fields(self):
+        return {
+            name: serializers.BooleanField(required=False, help_text=" — ".join(option_words(name)))
+            for name in READING_NAMES
+        }
+
+
 class StartTrackingSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[m.value for m in BattleMode], default="light")
     time = serializers.IntegerField(min_value=0, max_value=30, default=0)
@@ -91,6 +111,7 @@ class StartTrackingSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=[p.value for p in Posture])
     )
     surrender = serializers.DictField(child=serializers.IntegerField(min_value=1, max_value=30))
+    readings = ReadingsSerializer(required=False)
 
     def validate(self, attrs):
         for key in ("postures", "surrender"):
@@ -106,6 +127,26 @@ class SideTrackSerializer(serializers.Serializer):
     surrender = serializers.IntegerField(allow_null=True)
     posture = serializers.CharField()
     exited = serializers.IntegerField()
+    deck = serializers.IntegerField(help_text="Cards in its Fate deck, as far as counted.")
+    discard = serializers.IntegerField(help_text="Cards in its discard pile.")
+
+
+class ChitLineSerializer(serializers.Serializer):
+    owner = serializers.CharField(help_text="The side that drew it; empty for an open chit.")
+    text = serializers.CharField(help_text='Its face, or "secret" to the other side.')
+    secret = serializers.BooleanField()
+    seen = serializers.BooleanField(help_text="Whether this reader sees its face.")
+
+
+class ReadingLineSerializer(serializers.Serializer):
+    rule = serializers.CharField()
+    label = serializers.CharField()
+    played = serializers.BooleanField()
+
+
+class UnitLineSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    text = serializers.CharField(help_text="Name (id): good order or broken, markers, Weapon.")
 
 
 class TracksSerializer(serializers.Serializer):
@@ -121,6 +162,15 @@ class TracksSerializer(serializers.Serializer):
     objectives = serializers.ListField(child=serializers.ListField())
     outcome = serializers.CharField()
     over = serializers.BooleanField()
+    chits = ChitLineSerializer(many=True, help_text="Objective chits, as this reader may see.")
+    cards = serializers.BooleanField(help_text="Whether the decks are counted yet.")
+    melee_hexes = serializers.ListField(
+        child=serializers.CharField(), help_text="Melee markers waiting for their turn."
+    )
+    readings = ReadingLineSerializer(
+        many=True, help_text="Rule readings played otherwise than the seed's default."
+    )
+    units = UnitLineSerializer(many=True, help_text="Registered counters (tracked fully).")
     state = serializers.DictField(help_text="The whole state as the rules keep it.")
     result = serializers.DictField(
         help_text="Once over: the winner's side id and VP margin for the battle's result."
@@ -164,7 +214,7 @@ class ProcedureOddsSerializer(serializers.Serializer):
 
 
 def _tracks_data(tracker, viewer) -> dict:
-    view = tracks(tracker)
+    view = tracks(tracker, viewer, tracker.battle.campaign)
     data = {
         k: getattr(view, k)
         for k in TracksSerializer().fields
@@ -264,6 +314,7 @@ class CCTrackerActions:
             inputs=dict(data["inputs"]),
             entered=data.get("dice", ""),
             version=data.get("version"),
+            acting_side=data.get(ACTING_SIDE, ""),
         )
         tracker = tracker_of(battle)
         answer = {"action": _action_data(done), "tracks": _tracks_data(tracker, viewer)}

@@ -12,6 +12,8 @@ from rules.cc.common import Faction
 from rules.i18n import Msg, msg
 
 SIDE_FIELD = "side"
+ACTING_SIDE = "acting_side"
+"""Beside a procedure's inputs: the side a game master or organiser acts for."""
 
 
 def side_choices(context: Context | None) -> tuple[tuple[str, Msg], ...]:

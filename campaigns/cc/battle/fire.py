@@ -5,6 +5,7 @@ against the Attack Total [O20.3.4]."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from campaigns.cc.battle.fields import Field
@@ -21,6 +22,15 @@ ATTACK_TRIGGER_VALUES = [
     t.value for t in (Trigger.NONE, Trigger.EVENT, Trigger.JAMMED, Trigger.SNIPER, Trigger.TIME)
 ]
 ATTACK_TRIGGERS = tuple((t, TRIGGER_LABELS[Trigger(t)]) for t in ATTACK_TRIGGER_VALUES)
+ATTACK_TRIGGER = replace(TRIGGER, choices=ATTACK_TRIGGERS)
+TARGET_MORALE = Field(
+    "target_morale",
+    msg("For the odds: a defender's Morale"),
+    low=1,
+    high=20,
+    required=False,
+    help=msg("Optional: the odds of each result against that unit, both rolls enumerated."),
+)
 
 
 def _attack(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
@@ -86,23 +96,8 @@ ATTACK = Procedure(
                 "largest hindrance and Actions, as locked before the roll."
             ),
         ),
-        Field(
-            "target_morale",
-            msg("For the odds: a defender's Morale"),
-            low=1,
-            high=20,
-            required=False,
-            help=msg("Optional: the odds of each result against that unit, both rolls enumerated."),
-        ),
-        Field(
-            "trigger",
-            TRIGGER.label,
-            "choice",
-            choices=ATTACK_TRIGGERS,
-            default=Trigger.NONE.value,
-            required=False,
-            help=TRIGGER.help,
-        ),
+        TARGET_MORALE,
+        ATTACK_TRIGGER,
     ),
     run=_attack,
     odds=_attack_odds,
@@ -118,7 +113,7 @@ def _defense(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> D
         dice, purpose=msg("Defense roll for %(unit)s", unit=name), rule="O20.3.4", trigger=trigger
     )
     total = morale + rolled.value
-    result = _outcome(inputs, total)
+    result = _outcome(inputs, context, total)
     why = Explanation()
     why.add(
         "O20.3.4",
@@ -141,20 +136,21 @@ def _defense(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> D
     )
 
 
-def _outcome(inputs: Mapping[str, Any], defense_total: int) -> Outcome:
+def _outcome(inputs: Mapping[str, Any], context: Context, defense_total: int) -> Outcome:
     return outcome(
         attack=inputs["attack_total"],
         defense=defense_total,
         broken=bool(inputs.get("broken")),
         suppressed=bool(inputs.get("suppressed")),
         moving=bool(inputs.get("moving")),
+        v19=context.state.readings.v19,
     )
 
 
 def _defense_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
     found: dict[Outcome, Any] = {}
     for value, p in distribution(modifier=inputs["morale"]).probs:
-        key = _outcome(inputs, value)
+        key = _outcome(inputs, context, value)
         found[key] = found.get(key, 0) + p
     return [Odds(OUTCOME_WORDS[k], found[k]) for k in Outcome if k in found]
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.cc.battle.common import ACTING_SIDE, SIDE_FIELD, side_choices
 from campaigns.cc.battle.spec import Context, Procedure
-from campaigns.cc.labels import side_word
+from campaigns.cc.labels import option_words, side_word
 from campaigns.i18n import say
 from campaigns.jsontext import JSONTextError, loads_checked
 from campaigns.models import bounds as b
+from rules.cc.battle.readings import READING_NAMES
 from rules.cc.battle.state import BattleMode
 from rules.cc.campaign_steps import POSTURE_WORDS
 from rules.cc.common import Faction, Posture
@@ -32,6 +34,12 @@ class ProcedureForm(forms.Form):
         self.spec = spec
         for f in spec.fields:
             self.fields[f.name] = f.form_field(context)
+        if context.names_side and SIDE_FIELD not in self.fields:
+            self.fields[ACTING_SIDE] = forms.ChoiceField(
+                label=_("For which side"),
+                choices=[(v, say(words)) for v, words in side_choices(context)],
+                initial=context.state.active.value,
+            )
         if spec.rolls:
             self.fields["dice"] = forms.CharField(
                 label=_("Dice rolled at the table"),
@@ -42,8 +50,14 @@ class ProcedureForm(forms.Form):
 
     def inputs(self) -> dict:
         return {
-            k: v for k, v in self.cleaned_data.items() if k not in ("version", "dice") and v != ""
+            k: v
+            for k, v in self.cleaned_data.items()
+            if k not in ("version", "dice", ACTING_SIDE) and v != ""
         }
+
+    def acting_side(self) -> str:
+        """The side a game master or organiser acts for ("" for a player: his own)."""
+        return self.cleaned_data.get(ACTING_SIDE) or ""
 
 
 class StartTrackingForm(forms.Form):
@@ -100,6 +114,19 @@ class StartTrackingForm(forms.Form):
             "postures": {f: data[f"posture_{f}"] for f in factions},
             "surrender": {f: data[f"surrender_{f}"] for f in factions},
         }
+
+
+class ReadingsForm(forms.Form):
+    """The rule readings the battle plays by, offered as the campaign chose them
+    (rules/cc/battle/readings.py); a box changed here changes them for this battle only."""
+
+    prefix = "reading"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in READING_NAMES:
+            label, help_text = option_words(name)
+            self.fields[name] = forms.BooleanField(label=label, help_text=help_text, required=False)
 
 
 class CountersForm(forms.Form):

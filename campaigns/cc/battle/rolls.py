@@ -1,5 +1,5 @@
 """Procedures that are one or two Fate-card rolls on values the players read off their
-counters: Rally [O22.3], Rout [O23.2], Melee [O16.4] and the Targeting Roll [O20.2.3]."""
+counters: Rally [O22.3], Rout [O23.2] and the Retreat [O23.3]."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Any
 
 from campaigns.cc.battle.common import UNIT_ID
 from campaigns.cc.battle.fields import Field
+from campaigns.cc.battle.keywords import keyword
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
-from rules.cc.battle import artillery, melee, recover, rout, victory
+from rules.cc.battle import recover, rout, victory
 from rules.cc.battle.rolls import TRIGGER_LABELS, Trigger
 from rules.cc.battle.units import Unit, UnitKind
 from rules.dice import DiceSource
@@ -74,7 +75,7 @@ def _broken_units(inputs: Mapping[str, Any], context: Context) -> list[tuple[Uni
         parts = [p.strip() for p in line.split(";")]
         if not parts[0]:
             continue
-        kind = parts[1].lower() if len(parts) == 3 else UnitKind.SQUAD.value
+        kind = keyword(parts[1]) if len(parts) == 3 else UnitKind.SQUAD.value
         if len(parts) not in (2, 3) or not parts[-1].isdecimal() or kind not in KIND_VALUES:
             raise RuleError(
                 msg(
@@ -214,99 +215,6 @@ ROUT = Procedure(
 )
 
 
-def _melee_sides(inputs: Mapping[str, Any], context: Context) -> tuple:
-    """The inactive player rolls first [O16.4.2]: the side whose turn it is not."""
-    active = context.state.active
-    return tuple(
-        melee.MeleeSide(
-            faction=faction,
-            units=(melee.MeleeUnit(name=str(context.state.sides[faction]), fp=inputs[key]),),
-        )
-        for faction, key in ((active.other, "inactive_fp"), (active, "active_fp"))
-    )
-
-
-def _melee(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
-    inactive, active = _melee_sides(inputs, context)
-    result = melee.melee(inactive=inactive, active=active, dice=dice)
-    lost = [context.state.sides[f] for f in result.eliminated]
-    words = (
-        msg("every unit of the %(side)s in the hex is eliminated", side=lost)
-        if lost
-        else msg("no side is eliminated")
-    )
-    return Done(context.state, result.explanation, msg("Melee: %(result)s", result=words), (words,))
-
-
-def _melee_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
-    inactive, active = _melee_sides(inputs, context)
-    odds = melee.melee_odds(inactive=inactive, active=active)
-    names = context.state.sides
-    return [
-        Odds(msg("the %(side)s lose", side=names[inactive.faction]), odds.inactive_eliminated),
-        Odds(msg("the %(side)s lose", side=names[active.faction]), odds.active_eliminated),
-        Odds(msg("both lose"), odds.both_eliminated),
-    ]
-
-
-MELEE = Procedure(
-    key="melee",
-    title=msg("Melee"),
-    rule="O16.4",
-    fields=(
-        Field(
-            "inactive_fp",
-            msg("Melee FP of the player whose turn it is not (current FP, +1 per boxed FP)"),
-            low=0,
-            high=60,
-        ),
-        Field("active_fp", msg("Melee FP of the player whose turn it is"), low=0, high=60),
-    ),
-    run=_melee,
-    odds=_melee_odds,
-    rolls=2,
-    help=msg("Both FPs are locked before the first roll; the inactive player rolls first."),
-)
-
-
-def _targeting(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
-    shot = artillery.targeting_roll(
-        distance=inputs["distance"], dice=dice, hindrance=inputs.get("hindrance") or 0
-    )
-    words = msg("hit") if shot.hit else msg("miss")
-    return Done(
-        context.state,
-        shot.explanation,
-        msg("Targeting Roll at %(n)s hexes: %(result)s", n=inputs["distance"], result=words),
-        (msg("%(product)s: %(result)s", product=shot.product, result=words),),
-    )
-
-
-TARGETING = Procedure(
-    key="targeting",
-    title=msg("Targeting Roll (mortars and guns)"),
-    rule="O20.2.3",
-    fields=(
-        Field("distance", msg("Hexes to the target"), low=1, high=40),
-        Field(
-            "hindrance", msg("Largest hindrance on the line of sight"), low=0, high=10, default=0
-        ),
-    ),
-    run=_targeting,
-    odds=lambda inputs, context: [
-        Odds(
-            msg("hit"),
-            p := artillery.hit_odds(
-                distance=inputs["distance"], hindrance=inputs.get("hindrance") or 0
-            ),
-        ),
-        Odds(msg("miss"), 1 - p),
-    ],
-    rolls=1,
-    help=msg("The dice are multiplied; less the hindrance, above the distance hits."),
-)
-
-
 FLAGS = ("enemy", "impassable", "cliff", "mines", "safe")
 
 
@@ -315,7 +223,7 @@ def _path(inputs: Mapping[str, Any]) -> tuple[rout.RetreatStep, ...]:
     edge" (0 adjacent to it, "off" off it) and any of enemy, impassable, cliff, mines, safe."""
     steps = []
     for n, line in enumerate((inputs.get("path") or "").splitlines(), start=1):
-        parts = [p.strip().lower() for p in line.split(";") if p.strip()]
+        parts = [keyword(p.strip()) for p in line.split(";") if p.strip()]
         if not parts:
             continue
         flags = set(parts[2:])
@@ -350,6 +258,7 @@ def _retreat(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> D
         hexes=inputs["hexes"],
         start_distance=inputs["start_distance"],
         path=_path(inputs),
+        allow_eliminating_choice=context.state.readings.allow_eliminating_choice,
     )
     state, why = context.state, moved.explanation
     if moved.eliminated:

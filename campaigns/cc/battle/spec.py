@@ -26,6 +26,8 @@ class Context:
     counters: CounterTable | None = None
     this_turn: frozenset[tuple[str, str]] = frozenset()
     """(procedure, side) already resolved since the turn began (once-per-turn limits)."""
+    names_side: bool = False
+    """A game master or organiser, who says which side each action is for."""
 
 
 @dataclass(frozen=True)

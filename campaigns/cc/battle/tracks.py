@@ -10,11 +10,11 @@ from campaigns.cc.battle.common import UNIT_ID, WHOSE, acting_side
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
 from rules.cc.battle import clock, victory
-from rules.cc.battle.state import OBJECTIVES, VPSource
+from rules.cc.battle.state import OBJECTIVES, BattleState, VPSource
 from rules.cc.common import Faction
 from rules.dice import DiceSource
 from rules.errors import RuleError
-from rules.i18n import msg
+from rules.i18n import Msg, msg
 
 VP_VALUE = Field(
     "vp_value",
@@ -35,6 +35,16 @@ def _time(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done
         last_card=inputs["cause"] in ("last_card", "both"),
         smoke_hex=(inputs.get("smoke_hex") or "").strip() or None,
     )
+    return Done(
+        advance.state,
+        advance.explanation,
+        msg("Time advances to space %(n)s", n=advance.state.time),
+        time_shown(advance),
+    )
+
+
+def time_shown(advance: clock.TimeAdvance) -> tuple[Msg, ...]:
+    """A Time advance in a few words: the new space and any Sudden Death roll [6.1.2, 6.2.2]."""
     shown = [msg("Time marker on space %(n)s", n=advance.state.time)]
     if advance.sudden_death_roll is not None:
         shown.append(
@@ -44,16 +54,15 @@ def _time(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done
                 what=msg("ends") if advance.ended else msg("goes on"),
             )
         )
-    return Done(
-        advance.state,
-        advance.explanation,
-        msg("Time advances to space %(n)s", n=advance.state.time),
-        tuple(shown),
-    )
+    return tuple(shown)
 
 
 def _time_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
-    state = context.state
+    return sudden_death_rows(context.state)
+
+
+def sudden_death_rows(state: BattleState) -> list[Odds]:
+    """The odds of the Sudden Death roll the next Time advance makes, if it makes one."""
     space = state.time + 1
     if space < state.sudden_death:
         return []

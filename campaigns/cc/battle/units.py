@@ -10,6 +10,7 @@ from typing import Any
 from campaigns.cc.battle.common import WHOSE, acting_side, unit_choices
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Procedure
+from rules.cc.battle.registered import broken_weapon, require_table, weapon_repaired
 from rules.cc.battle.state import RegisteredUnit, UnitStatus, register_unit, set_unit_status
 from rules.cc.battle.units import KIND_LABELS, UnitKind
 from rules.cc.battle.weapons import BrokenWeapon, RepairOutcome, random_hex_check
@@ -114,7 +115,7 @@ REPAIR_WORDS = {
 }
 
 
-def _numbers(text: str, what: Msg) -> tuple[int, int]:
+def _numbers(text: str | None, what: Msg) -> tuple[int, int]:
     """A printed range: "3" or "1-2"."""
     low, _dash, high = (text or "").replace(" ", "").partition("-")
     if not low.isdecimal() or (high and not high.isdecimal()):
@@ -124,16 +125,39 @@ def _numbers(text: str, what: Msg) -> tuple[int, int]:
     return int(low), int(high or low)
 
 
-def _repair(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
-    weapon = BrokenWeapon(
-        name=inputs["weapon"].strip(),
-        fix=_numbers(inputs["fix"], msg("Fix")),
-        elim=_numbers(inputs["elim"], msg("Elim")),
+def broken_weapons(context: Context | None) -> tuple[tuple[str, Msg], ...]:
+    """The registered broken Weapons not yet eliminated (none when tracked light)."""
+    if context is None:
+        return ()
+    return tuple(
+        (u.id, msg("%(name)s (%(id)s)", name=u.name, id=u.id))
+        for u in context.state.units.values()
+        if u.kind is UnitKind.WEAPON and u.status is UnitStatus.BROKEN and not u.eliminated
     )
+
+
+def _typed_weapon(inputs: Mapping[str, Any]) -> BrokenWeapon:
+    if not (inputs.get("weapon") or "").strip():
+        raise RuleError(msg("name the broken Weapon"), rule="11.4")
+    return BrokenWeapon(
+        name=inputs["weapon"].strip(),
+        fix=_numbers(inputs.get("fix"), msg("Fix")),
+        elim=_numbers(inputs.get("elim"), msg("Elim")),
+    )
+
+
+def _repair(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
+    weapon_id = inputs.get("weapon_id")
+    if weapon_id:
+        weapon = broken_weapon(context.state, require_table(context.counters), weapon_id)
+    else:
+        weapon = _typed_weapon(inputs)
     checked = random_hex_check(hex_number=inputs["hex_number"], weapons=(weapon,))
-    words = REPAIR_WORDS[checked.outcomes[weapon.name]]
+    result = checked.outcomes[weapon.name]
+    state = weapon_repaired(context.state, weapon_id, result) if weapon_id else context.state
+    words = REPAIR_WORDS[result]
     return Done(
-        context.state,
+        state,
         checked.explanation,
         msg("%(weapon)s: %(result)s", weapon=weapon.name, result=words),
         (msg("%(weapon)s: %(result)s", weapon=weapon.name, result=words),),
@@ -145,9 +169,17 @@ REPAIR = Procedure(
     title=msg("A broken Weapon and the Random Hex"),
     rule="11.4",
     fields=(
-        Field("weapon", msg("Broken Weapon"), "text", max_length=80),
-        Field("fix", msg("Fix range printed on it"), "text", max_length=10),
-        Field("elim", msg("Elim range printed on it"), "text", max_length=10),
+        Field(
+            "weapon_id",
+            msg("Registered broken Weapon"),
+            "choice",
+            required=False,
+            choices=lambda context: (("", msg("— not registered —")), *broken_weapons(context)),
+            help=msg("Its Fix and Elim come from the counter table."),
+        ),
+        Field("weapon", msg("Broken Weapon"), "text", required=False, max_length=80),
+        Field("fix", msg("Fix range printed on it"), "text", required=False, max_length=10),
+        Field("elim", msg("Elim range printed on it"), "text", required=False, max_length=10),
         Field("hex_number", msg("Number of the Random Hex revealed"), low=0, high=20),
     ),
     run=_repair,

@@ -58,13 +58,16 @@ def _locked(battle: Battle) -> tuple[Campaign, BattleTracker]:
     return campaign, tracker
 
 
-def _acting_side(viewer: Viewer, campaign: Campaign, inputs: Mapping[str, Any]) -> Faction:
-    """The player's own side; a game master or organiser acts for the side the form names."""
+def _acting_side(
+    viewer: Viewer, campaign: Campaign, inputs: Mapping[str, Any], acting_side: str
+) -> Faction:
+    """The player's own side; a game master or organiser acts for the side the procedure's
+    inputs name, or else the side he says the action is for."""
     own = [s for s in campaign.sides.all() if viewer.plays(s)]
     if len(own) == 1:
         return Faction(own[0].faction)
     if viewer.can_manage or own:
-        chosen = inputs.get("side") or inputs.get("acting_side")
+        chosen = inputs.get("side") or acting_side
         if chosen in {f.value for f in Faction}:
             return Faction(chosen)
         raise ValidationError({"side": [_("Say which side this is for.")]})
@@ -111,6 +114,7 @@ def battle_act(
     inputs: Mapping[str, Any],
     entered: str = "",
     version: int | None = None,
+    acting_side: str = "",
 ) -> BattleAction:
     """Resolve `procedure` with `inputs` (already checked by its form or serializer) and the
     site's dice, or the dice `entered` at the table. Nothing changes on a refusal."""
@@ -128,7 +132,7 @@ def battle_act(
                 code="conflict",
             )
         viewer = viewer_context(actor, campaign)
-        side = _acting_side(viewer, campaign, inputs)
+        side = _acting_side(viewer, campaign, inputs, acting_side)
         before = BattleState.from_data(tracker.state)
         counters = table_from_data(tracker.counters) if tracker.counters else None
         dice = entered_dice(entered) if entered.strip() else ServerDice()
@@ -136,7 +140,9 @@ def battle_act(
         done = _run(spec, inputs, dice, context)
         state, explanation = done.state, done.explanation
         if state.pending_end and state.outcome is None:
-            state, end = clock.check_game_end(state)
+            state, end = clock.check_game_end(
+                state, retroactive_doubling=state.readings.retroactive_doubling
+            )
             explanation.extend(end)
         seq = (tracker.actions.aggregate(n=Max("seq"))["n"] or 0) + 1
         result = {

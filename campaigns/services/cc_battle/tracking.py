@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -10,11 +12,16 @@ from campaigns.cc.labels import side_word
 from campaigns.i18n import rule_text
 from campaigns.models import Battle, BattleTracker, LogEntry
 from campaigns.permissions import viewer_context
+from campaigns.selectors.cc_readings import battle_readings
 from campaigns.services._base import append_log, lock_campaign
+from rules.cc.battle.melee import MeleeRules
 from rules.cc.battle.state import BattleMode, new_battle
 from rules.cc.common import Faction, Posture
 from rules.errors import RuleError
 from rules.i18n import msg
+
+MELEE_RULES = {"stalingrad": MeleeRules.STALINGRAD}
+"""Campaigns whose Melees wait for a turn [ST-7]; the others resolve them at once [O16.4]."""
 
 
 def battle_tracker_start(
@@ -29,10 +36,12 @@ def battle_tracker_start(
     postures: dict[str, str],
     surrender: dict[str, int | None],
     vp_axis: int = 0,
+    readings: Mapping[str, bool] | None = None,
 ) -> BattleTracker:
     """Track `battle` from now on: the Time and Sudden Death markers, the VP marker, each
     side's Surrender space and posture, who holds the Initiative card and who plays first.
-    Starting twice is refused; the values are the scenario's, checked by the rules."""
+    Starting twice is refused; the values are the scenario's, checked by the rules. The rule
+    readings are the campaign's unless `readings` changes some for this battle."""
     with transaction.atomic():
         campaign = lock_campaign(battle.campaign_id)
         battle = Battle.objects.select_for_update().get(pk=battle.pk)
@@ -57,6 +66,8 @@ def battle_tracker_start(
                 vp_axis=vp_axis,
                 sides=sides or None,
                 mode=BattleMode(mode),
+                readings=battle_readings(campaign, readings),
+                melee_rules=MELEE_RULES.get(campaign.template, MeleeRules.CORE),
             )
         except RuleError as exc:
             raise ValidationError(rule_text(exc)) from None
