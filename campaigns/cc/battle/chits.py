@@ -10,7 +10,7 @@ from typing import Any
 from campaigns.cc.battle.common import SIDE_FIELD, side_choices
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Procedure
-from rules.cc.battle import victory
+from rules.cc.battle import objective_chits
 from rules.cc.battle.state import OBJECTIVES, ChitKind, ObjectiveChit
 from rules.dice import DiceSource
 from rules.errors import RuleError
@@ -91,7 +91,7 @@ def _draw(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done
         objective=face.objective,
         vp=face.vp,
     )
-    change = victory.place_chit(
+    change = objective_chits.place_chit(
         context.state,
         chit=chit,
         counted=bool(inputs.get("counted")),
@@ -167,7 +167,7 @@ def _reveal(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Do
             ),
             rule="7.3.3",
         )
-    change = victory.reveal_chit(
+    change = objective_chits.reveal_chit(
         state,
         letter=letter,
         owner=context.side,

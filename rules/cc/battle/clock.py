@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from rules.cc.battle.objective_chits import final_count, unknown_chits
 from rules.cc.battle.rolls import distribution, roll
 from rules.cc.battle.state import (
     BOTH,
@@ -40,11 +41,7 @@ from rules.cc.battle.state import (
     with_units,
 )
 from rules.cc.battle.units import UnitKind
-from rules.cc.battle.victory import (
-    final_count,
-    move_vp,
-    unknown_chits,
-)
+from rules.cc.battle.victory import move_vp
 from rules.cc.common import Faction, Posture
 from rules.dice import DiceSource, RollRecord
 from rules.errors import RuleError

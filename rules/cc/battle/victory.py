@@ -5,17 +5,15 @@ counter table): the seed gives none. Objective chits score as the seed says (7.3
 at once, moving with control (a 4-VP Objective that changes hands swings 8); secret chits
 when revealed (E67) or at game end. The three special chits double exit or elimination VP
 for both players, or give the win to whoever holds all five Objectives before a Sudden Death
-roll (read by `clock`). End conditions found here (Surrender, last unit) are recorded in the
+roll (read by `clock`); `objective_chits` draws, reveals and counts them. End conditions found here (Surrender, last unit) are recorded in the
 state's `pending_end`; `clock.check_game_end` decides the battle once the action is over.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from rules.cc.battle.state import (
-    BOTH,
     OBJECTIVES,
     VP_SOURCE_LABELS,
     BattleMode,
@@ -30,7 +28,6 @@ from rules.cc.battle.state import (
     VPEntry,
     VPSource,
     add_end,
-    check_chit,
     get_unit,
     put_on_time_track,
     require_open,
@@ -50,7 +47,7 @@ HERO_TEXT = msg("a Hero gives no VP and returns to the counter mix")
 # The VP marker
 
 
-def _move(
+def record_vp(
     state: BattleState,
     why: Explanation,
     side: Faction,
@@ -94,7 +91,7 @@ def move_vp(
 ) -> Change:
     """A VP award the seed states elsewhere (A38 No Quarter +2, E45, E49 …): a plain move."""
     why = Explanation()
-    return Change(_move(state, why, Faction(side), vp, source, rule, reason), why)
+    return Change(record_vp(state, why, Faction(side), vp, source, rule, reason), why)
 
 
 def light_wounds(state: BattleState, *, side: Faction) -> Change:
@@ -251,7 +248,7 @@ def eliminate_unit(
         else:
             vp = vp_value * doubling(state, ChitKind.ELIMINATION_DOUBLED)
             reason = msg("elimination of %(name)s", name=label)
-            new = _move(new, why, side.other, vp, VPSource.ELIMINATION, rule, reason)
+            new = record_vp(new, why, side.other, vp, VPSource.ELIMINATION, rule, reason)
         if state.postures[side] is Posture.BANZAI:
             place, space = Place.TIME_TRACK, state.time + 1
             why.add("PA-17.2", msg("Banzai: it goes to the next Time-track space"), space)
@@ -347,7 +344,9 @@ def exit_unit(
         )
     else:
         vp = vp_value * doubling(state, ChitKind.EXIT_DOUBLED)
-        new = _move(new, why, side, vp, VPSource.EXIT, "7.2.1", msg("exit of %(name)s", name=label))
+        new = record_vp(
+            new, why, side, vp, VPSource.EXIT, "7.2.1", msg("exit of %(name)s", name=label)
+        )
         why.add(
             "7.2.1",
             msg("it waits on Time-track space %(n)s, in good order, without markers", n=time_space),
@@ -408,167 +407,6 @@ def set_objective_control(
     if value:
         reason = msg("Objective %(n)s, worth %(vp)s VP", n=objective, vp=value)
         if old is not None:
-            new = _move(new, why, old, -value, VPSource.OBJECTIVE, "7.3.3", reason)
-        new = _move(new, why, side, value, VPSource.OBJECTIVE, "7.3.3", reason)
+            new = record_vp(new, why, old, -value, VPSource.OBJECTIVE, "7.3.3", reason)
+        new = record_vp(new, why, side, value, VPSource.OBJECTIVE, "7.3.3", reason)
     return Change(new, why)
-
-
-def reveal_chit(
-    state: BattleState,
-    *,
-    letter: str,
-    owner: Faction | None = None,
-    face: ObjectiveChit | None = None,
-    rule: str = "E67",
-    retroactive_doubling: bool = True,
-) -> Change:
-    """A secret chit (of `owner`, when given) is revealed (E67, or at game end): it scores
-    now for current control.
-
-    `face` gives what the chit says when the site did not know it. A doubling chit revealed
-    late doubles the elimination or exit VP already scored too (`retroactive_doubling`).
-    """
-    require_open(state)
-    return _reveal(state, letter, owner, face, rule, retroactive_doubling, Explanation())
-
-
-DOUBLED = {ChitKind.ELIMINATION_DOUBLED: VPSource.ELIMINATION, ChitKind.EXIT_DOUBLED: VPSource.EXIT}
-
-
-def _reveal(
-    state: BattleState,
-    letter: str,
-    owner: Faction | None,
-    face: ObjectiveChit | None,
-    rule: str,
-    retroactive: bool,
-    why: Explanation,
-) -> Change:
-    found = [
-        i
-        for i, c in enumerate(state.chits)
-        if c.letter == letter and c.secret and owner in (None, c.owner)
-    ]
-    if not found:
-        raise RuleError(msg("there is no secret chit %(letter)s in play", letter=letter), rule=rule)
-    if any(c.letter == letter and not c.secret for c in state.chits):
-        raise RuleError(
-            msg(
-                "chit %(letter)s is already open: one of the two was entered wrongly, undo it",
-                letter=letter,
-            ),
-            rule="7.3.2",
-        )
-    index = found[0]
-    chit = state.chits[index]
-    if chit.kind is None:
-        if face is None or face.kind is None:
-            raise RuleError(
-                msg("chit %(letter)s is revealed: enter what its face says", letter=letter),
-                rule=rule,
-            )
-        chit = replace(chit, kind=face.kind, objective=face.objective, vp=face.vp)
-    chit = replace(chit, secret=False)
-    check_chit(chit)
-    why.add(rule, msg("revealed: %(chit)s", chit=chit.words()), chit.letter)
-    new = replace(state, chits=tuple(chit if i == index else c for i, c in enumerate(state.chits)))
-    return Change(_score(state, new, chit, retroactive, why), why)
-
-
-def _score(
-    state: BattleState, new: BattleState, chit: ObjectiveChit, retroactive: bool, why: Explanation
-) -> BattleState:
-    """A face made public scores at once for the current controllers [7.3.3]; a doubling
-    chit also doubles the VP already scored when `retroactive` [7.3.2]."""
-    letter = chit.letter
-    reason = msg("chit %(letter)s", letter=letter)
-    if chit.kind in (ChitKind.OBJECTIVE, ChitKind.ALL_OBJECTIVES):
-        named = OBJECTIVES if chit.kind is ChitKind.ALL_OBJECTIVES else (chit.objective,)
-        for holder in (new.objectives[n] for n in named):
-            if holder is not None and chit.vp:
-                new = _move(new, why, holder, chit.vp, VPSource.OBJECTIVE, "7.3.3", reason)
-    if retroactive and chit.kind in DOUBLED and doubling(state, chit.kind) == 1:
-        again = msg("%(chit)s doubles the VP already scored", chit=reason)
-        for side in BOTH:
-            sign = 1 if side is Faction.AXIS else -1
-            gained = sum(
-                e.delta_axis * sign
-                for e in state.ledger
-                if e.source is DOUBLED[chit.kind] and e.delta_axis * sign > 0
-            )
-            if gained:
-                new = _move(new, why, side, gained, DOUBLED[chit.kind], "7.3.2", again)
-    return new
-
-
-def place_chit(
-    state: BattleState,
-    *,
-    chit: ObjectiveChit,
-    counted: bool = False,
-    retroactive_doubling: bool = True,
-) -> Change:
-    """A chit drawn for the battle [7.3.2, 7.3.3]: open, face up in the centre, or secret,
-    face down by the player who drew it (its face, when given, known only to him).
-
-    An open chit scores at once for the current controllers unless its VP are already
-    `counted` on the VP marker (the scenario's starting VP); a secret one scores when
-    revealed (E67) or at the end. The explanation of a secret chit names neither its letter
-    nor its face: it is logged for both sides.
-    """
-    require_open(state)
-    check_chit(chit)
-    # another side's secret chits are not compared: a refusal would tell their letters
-    if any(c.letter == chit.letter for c in state.chits if c.owner == chit.owner or not c.secret):
-        raise RuleError(msg("chit %(letter)s is already in play", letter=chit.letter), rule="7.3.2")
-    why = Explanation()
-    new = replace(state, chits=(*state.chits, chit))
-    if chit.secret:
-        if chit.owner is None:
-            raise RuleError(msg("say who drew the secret chit"), rule="7.3.3")
-        why.add(
-            "7.3.3",
-            msg("the %(side)s keep an Objective chit secret", side=state.sides[chit.owner]),
-        )
-        return Change(new, why)
-    why.add("7.3.3", msg("placed open: %(chit)s", chit=chit.words()), chit.letter)
-    if counted:
-        why.add("7.3.3", msg("its VP are already on the VP marker"))
-        return Change(new, why)
-    return Change(_score(state, new, chit, retroactive_doubling, why), why)
-
-
-def final_count(
-    state: BattleState,
-    *,
-    faces: Mapping[str, ObjectiveChit] | None = None,
-    retroactive_doubling: bool = True,
-) -> Change:
-    """Reveal every secret chit and give its VP to the current controllers [6.3.2]."""
-    faces = faces or {}
-    unknown = unknown_chits(state, faces)
-    if unknown:
-        raise RuleError(
-            msg("enter the faces of the secret chits %(letters)s", letters=", ".join(unknown)),
-            rule="6.3.2",
-        )
-    why = Explanation()
-    new = state
-    for chit in state.chits:
-        if chit.secret:
-            face = faces.get(chit.letter)
-            new = _reveal(
-                new, chit.letter, chit.owner, face, "6.3.2", retroactive_doubling, why
-            ).state
-    return Change(new, why)
-
-
-def unknown_chits(
-    state: BattleState, faces: Mapping[str, ObjectiveChit] | None = None
-) -> list[str]:
-    """Letters of secret chits whose face the site does not know and was not given."""
-    return [
-        c.letter
-        for c in state.chits
-        if c.secret and c.kind is None and c.letter not in (faces or {})
-    ]

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from rules.cc.battle import objective_chits as oc
 from rules.cc.battle import state as st
 from rules.cc.battle import victory as vi
 from rules.cc.battle.state import (
@@ -114,13 +115,13 @@ def test_E42_no_objective_control_from_an_event_after_sudden_death_unless_flagge
 def test_E67_revealed_secret_chit_scores_for_current_controllers_7_3_3():
     s = battle(objectives={3: AX, 4: AL}, chits=(ObjectiveChit("K", owner=AL, secret=True),))
     with pytest.raises(RuleError, match="enter what its face says"):
-        vi.reveal_chit(s, letter="K")
-    new, why = vi.reveal_chit(s, letter="K", face=chit("K", 3, 3))
+        oc.reveal_chit(s, letter="K")
+    new, why = oc.reveal_chit(s, letter="K", face=chit("K", 3, 3))
     assert new.vp_axis == 3 and not new.chits[0].secret
     assert str(why.steps[0].text) == "revealed: chit K: Objective 3 is worth 3 VP"
     assert vi.objective_value(new, 3) == 3  # now open: it moves with control
     with pytest.raises(RuleError, match="no secret chit K"):
-        vi.reveal_chit(new, letter="K")
+        oc.reveal_chit(new, letter="K")
 
 
 def test_7_3_2_all_objectives_chit_revealed_scores_each_controlled_objective():
@@ -128,7 +129,7 @@ def test_7_3_2_all_objectives_chit_revealed_scores_each_controlled_objective():
         objectives={1: AX, 2: AX, 3: AL},
         chits=(chit("Y", vp=2, kind=ChitKind.ALL_OBJECTIVES, owner=AX, secret=True),),
     )
-    assert vi.reveal_chit(s, letter="Y").state.vp_axis == 2 * 2 - 2
+    assert oc.reveal_chit(s, letter="Y").state.vp_axis == 2 * 2 - 2
 
 
 def test_6_3_2_final_count_reveals_every_secret_chit():
@@ -137,9 +138,9 @@ def test_6_3_2_final_count_reveals_every_secret_chit():
         chits=(chit("A", 1, 2, owner=AX, secret=True), ObjectiveChit("B", owner=AL, secret=True)),
     )
     with pytest.raises(RuleError, match="secret chits B") as err:
-        vi.final_count(s)
+        oc.final_count(s)
     assert err.value.rule == "6.3.2"
-    new = vi.final_count(s, faces={"B": chit("B", 5, 3)}).state
+    new = oc.final_count(s, faces={"B": chit("B", 5, 3)}).state
     assert new.vp_axis == 2 - 3 and not any(c.secret for c in new.chits)
 
 
@@ -326,8 +327,8 @@ def test_7_3_2_secret_doubling_chit_revealed_doubles_vp_already_scored():
     s = vi.eliminate_unit(s, side=AL, name="A", vp_value=2).state  # Axis +2
     s = vi.eliminate_unit(s, side=AX, name="B", vp_value=1).state  # Allies +1
     face = chit("D", kind=ChitKind.ELIMINATION_DOUBLED)
-    assert vi.reveal_chit(s, letter="D", face=face).state.vp_axis == 2
-    late = vi.reveal_chit(s, letter="D", face=face, retroactive_doubling=False).state
+    assert oc.reveal_chit(s, letter="D", face=face).state.vp_axis == 2
+    late = oc.reveal_chit(s, letter="D", face=face, retroactive_doubling=False).state
     assert late.vp_axis == 1
     assert vi.eliminate_unit(late, side=AL, name="C", vp_value=2).state.vp_axis == 5
 
