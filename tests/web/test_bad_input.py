@@ -88,7 +88,7 @@ def world():
     demo, rival = users.get(username="demo"), users.get(username="rival")
     client = Client(raise_request_exception=False)
     client.force_login(demo)
-    cc = Campaign.objects.get(system="cc")
+    cc = Campaign.objects.get(name="Stalingrad: Mamayev Kurgan")
     client.post(f"/campaigns/{cc.pk}/advance/")  # opens the sealed purchase: a decision
     op = bloody_110(demo, rival)
     germans = op.sides.order_by("order").first()

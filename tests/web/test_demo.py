@@ -1,6 +1,8 @@
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
+from campaigns.management.commands.load_demo import BATTLE_DEMO
 from campaigns.models import Campaign, Club, Result, Roster
 
 pytestmark = pytest.mark.django_db
@@ -9,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_demo_data_loads_twice_and_can_be_played(client):
     call_command("load_demo")
     call_command("load_demo")
-    campaign = Campaign.objects.get(system="cc")
+    campaign = Campaign.objects.get(name="Stalingrad: Mamayev Kurgan")
     assert Club.objects.count() == 1 and campaign.template == "stalingrad"
     assert Campaign.objects.filter(system="tcs").count() == 1
     assert Roster.objects.count() == 2 and Result.objects.count() == 3
@@ -22,3 +24,19 @@ def test_demo_data_loads_twice_and_can_be_played(client):
     assert "DEMO PLACEHOLDERS" in page and "Set up battle 1" in page
     client.post(f"/campaigns/{campaign.pk}/advance/")
     assert campaign.decisions.filter(status="open", sealed=True).count() == 2
+
+
+def test_the_demo_shows_a_battle_in_play_with_the_assistant(client):
+    """A second campaign's first battle is tracked with every unit, a fire attack from the
+    counter table and its Defense roll already resolved (demo placeholders, marked)."""
+    call_command("load_demo")
+    campaign = Campaign.objects.get(name=BATTLE_DEMO)
+    battle = campaign.battles.get(status="playing")
+    assert client.login(username="rival", password="ledger-demo")
+    page = client.get(battle.get_absolute_url()).text
+    assert "Fire Attack from the counters" in page and "Guards Squad (demo)" in page
+    assert "Defense roll" in page and "Counter table" in page
+    counters = client.get(reverse("tracker-counters", args=[campaign.pk, battle.number])).text
+    assert "Rifle Squad (demo)" in counters and "German (demo)" in counters
+    spanish = client.get(battle.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
+    assert "Ataque de Fuego" in spanish

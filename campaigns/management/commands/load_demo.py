@@ -1,8 +1,10 @@
 """Load the demo dataset (idempotent): two players, a club with a league, a Stalingrad
-campaign, a TCS operation and two rosters.
+campaign, a second one whose first battle is being played with the battle assistant, a TCS
+operation and two rosters.
 
-The campaign's tables are demo placeholders (campaigns/demo/stalingrad_tables.json), marked
-as such, so the demo can be played through; a real campaign enters its printed values.
+The campaigns' tables and the battle's counter table are demo placeholders
+(campaigns/demo/stalingrad_tables.json, DEMO_COUNTERS), marked as such, so the demo can be
+played through; a real campaign enters its printed values.
 """
 
 import json
@@ -12,9 +14,16 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaigns.models import Campaign, Club, League, Roster
+from campaigns.models import Battle, Campaign, Club, League, Roster
 from campaigns.services import club_create, club_join, side_join
+from campaigns.services.cc_battle import (
+    battle_act,
+    battle_counters_set,
+    battle_tracker_start,
+    read_counters,
+)
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from campaigns.services.cc_engine import cc_advance, decision_answer
 from campaigns.services.leagues import league_create, result_enter
 from campaigns.services.rosters import roster_create
 from campaigns.services.tcs import tcs_operation_create
@@ -22,6 +31,36 @@ from campaigns.services.tcs import tcs_operation_create
 DEMO_TABLES = Path(__file__).resolve().parents[2] / "demo" / "stalingrad_tables.json"
 
 DEMO_PASSWORD = "ledger-demo"
+BATTLE_DEMO = "Stalingrad: Hill 102, a battle in play"
+SIDES = ("fp", "range", "move", "morale", "command")
+
+
+def _counter(nationality, name, kind, vp, good, broken):
+    row = {"nationality": nationality, "name": name, "kind": kind, "vp": vp}
+    row |= dict(zip(SIDES, good, strict=False))
+    return row | {f"broken_{k}": v for k, v in zip(SIDES, broken, strict=False)}
+
+
+# DEMO PLACEHOLDERS, not the values printed on any real counter
+DEMO_COUNTERS = {
+    "units": [
+        _counter("German (demo)", "Rifle Squad (demo)", "squad", 2, (5, 5, 4, 7), (3, 4, 4, 6)),
+        _counter("German (demo)", "Lt. Demo", "leader", 1, (1, 1, 6, 9, 1), (0, 0, 6, 7, 0)),
+        _counter("Soviet (demo)", "Guards Squad (demo)", "squad", 2, (6, 4, 4, 6), (4, 3, 4, 7)),
+    ],
+    "weapons": [
+        {"nationality": "German (demo)", "name": "MG (demo)", "fp": 4, "range": 10, "move": -1,
+         "fix": "1-2", "elim": "6"},
+    ],
+}  # fmt: skip
+DEMO_UNITS = (
+    ("axis", "w1", "MG (demo)", "weapon", ""),
+    ("axis", "g1", "Rifle Squad (demo)", "squad", "w1"),
+    ("axis", "g2", "Rifle Squad (demo)", "squad", ""),
+    ("axis", "l1", "Lt. Demo", "leader", ""),
+    ("allies", "r1", "Guards Squad (demo)", "squad", ""),
+    ("allies", "r2", "Guards Squad (demo)", "squad", ""),
+)
 DEMO_USERS = ("demo", "rival")
 
 
@@ -65,6 +104,8 @@ class Command(BaseCommand):
                     actor=users["demo"],
                     data=json.loads(DEMO_TABLES.read_text(encoding="utf-8")),
                 )
+            if not Campaign.objects.filter(name=BATTLE_DEMO).exists():
+                self._battle_in_play(club, users)
             if not League.objects.filter(club=club).exists():
                 self._league(club, users)
             if not Roster.objects.exists():
@@ -93,6 +134,70 @@ class Command(BaseCommand):
                     creator_side=0,
                 )
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: log in as demo / {DEMO_PASSWORD}"))
+
+    def _battle_in_play(self, club, users):
+        """A campaign set up to its first battle, tracked with every unit: a fire attack
+        computed from the counter table and the Defense roll it forces already resolved."""
+        demo, rival = users["demo"], users["rival"]
+        campaign = cc_campaign_create(
+            creator=demo,
+            name=BATTLE_DEMO,
+            template="stalingrad",
+            visibility=Campaign.Visibility.PUBLIC,
+            club=club,
+            creator_side=0,
+            description="The battle assistant at work. Its tables and counters are demo "
+            "placeholders, not the rulebook's values.",
+        )
+        side_join(user=rival, side=campaign.sides.get(order=1), seated_by=demo)
+        cc_tables_update(
+            campaign=campaign,
+            actor=demo,
+            data=json.loads(DEMO_TABLES.read_text(encoding="utf-8")),
+        )
+        cc_advance(campaign_id=campaign.pk, actor=demo)
+        while open_ := list(campaign.decisions.filter(status="open").select_related("chooser")):
+            decision = open_[0]
+            actor = rival if decision.chooser and decision.chooser.order == 1 else demo
+            answer = [] if decision.is_multiple else 0 if decision.is_number else None
+            decision_answer(
+                decision=decision,
+                actor=actor,
+                answer=decision.options[0] if answer is None else answer,
+            )
+        campaign.refresh_from_db()
+        battle = Battle.objects.get(campaign=campaign, number=campaign.state["battle"])
+        battle_tracker_start(
+            battle=battle,
+            actor=demo,
+            mode="full",
+            time=0,
+            sudden_death=4,
+            initiative="allies",
+            first_player="axis",
+            postures={"axis": "attack", "allies": "defend"},
+            surrender={"axis": 6, "allies": 5},
+        )
+        battle_counters_set(battle=battle, actor=demo, counters=read_counters(data=DEMO_COUNTERS))
+        for side, unit_id, name, kind, weapon in DEMO_UNITS:
+            nationality = "German (demo)" if side == "axis" else "Soviet (demo)"
+            battle_act(
+                battle=battle,
+                actor=demo if side == "axis" else rival,
+                procedure="register",
+                inputs={"side": side, "unit_id": unit_id, "name": name, "kind": kind}
+                | {"weapon": weapon, "nationality": nationality},
+            )
+        pieces = "g1; 4; leader l1\nw1; 4\ng2; 4"
+        battle_act(battle=battle, actor=demo, procedure="group_fire", inputs={"pieces": pieces},
+                   entered="4 3")  # fmt: skip
+        battle_act(
+            battle=battle,
+            actor=rival,
+            procedure="unit_defense",
+            inputs={"attack_total": 15, "unit": "r1", "terrain": "woods"},
+            entered="2 3",
+        )
 
     def _league(self, club, users):
         """A Combat Commander league with two played results (standings and ratings show)."""
