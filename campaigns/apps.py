@@ -7,6 +7,6 @@ class CampaignsConfig(AppConfig):
     verbose_name = _("Campaigns")
 
     def ready(self) -> None:
-        # Register the Celery tasks with the app as Django starts (the signals idiom), so that
-        # services can queue them by name without importing the task module.
+        # Register the Celery tasks as Django starts (services queue them by name: enqueue.py).
+        # Kept in ready(): tasks imports campaigns.models, not importable while apps.py loads.
         from campaigns import tasks  # noqa: F401

@@ -52,6 +52,7 @@ from campaigns.models.tcs import (
 )
 from campaigns.selectors.leagues import StandingsView, league_results, public_decisions
 from campaigns.services.analyze import analyze_later
+from campaigns.services.leagues import CSV_COLUMNS
 from rules.ratings.standings import METRICS
 
 FORMAT = "campaign-ledger/campaign"
@@ -74,8 +75,6 @@ def _csv(rows: list[list[Any]]) -> str:
 
 def results_csv(league) -> str:
     """The league's results in the import format, plus id and status."""
-    from campaigns.services.leagues import CSV_COLUMNS
-
     header = ["id", "status", *CSV_COLUMNS, "battle"]
     rows = [header]
     for r in league_results(league).prefetch_related(None).prefetch_related("players__user"):

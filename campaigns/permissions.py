@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from campaigns.models import Campaign, Roster, Side, SkirmishBattle, SkirmishSide
+from campaigns.models import Campaign, ClubMembership, Roster, Side, SkirmishBattle, SkirmishSide
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -96,8 +96,6 @@ def club_role(user: User, club) -> str | None:
     """The user's role in the club, or None (one query unless memberships are prefetched)."""
     if not user.is_authenticated:
         return None
-    from campaigns.models import ClubMembership
-
     role = (
         ClubMembership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
     )
@@ -109,8 +107,6 @@ def is_club_member(user: User, club) -> bool:
 
 
 def is_club_organiser(user: User, club) -> bool:
-    from campaigns.models import ClubMembership
-
     return club_role(user, club) == ClubMembership.Role.ORGANISER
 
 

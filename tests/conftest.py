@@ -4,7 +4,11 @@ import os
 
 import pytest
 from django.conf import settings as django_settings
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
+
+from campaigns.services import campaign_create, side_join
+from config.celery import app
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -16,16 +20,12 @@ hypothesis_settings.load_profile("ledger")
 @pytest.fixture(scope="session", autouse=True)
 def private_media(tmp_path_factory):
     """Uploads made by tests go to a temporary folder, not the project's."""
-    from django.conf import settings
-
-    settings.PRIVATE_MEDIA_ROOT = tmp_path_factory.mktemp("private-media")
+    django_settings.PRIVATE_MEDIA_ROOT = tmp_path_factory.mktemp("private-media")
 
 
 @pytest.fixture(autouse=True)
 def default_language():
     """A request in Spanish leaves Spanish active in the thread: each test starts in English."""
-    from django.utils import translation
-
     translation.deactivate()
     yield
     translation.deactivate()
@@ -48,8 +48,6 @@ def eager_celery(request):
     if request.node.get_closest_marker("worker"):
         yield
         return
-    from config.celery import app
-
     before = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
@@ -76,8 +74,6 @@ def other_user(make_user):
 
 @pytest.fixture
 def campaign(user, other_user):
-    from campaigns.services import campaign_create, side_join
-
     c = campaign_create(creator=user, name="Kurgan", system="cc", side_names=["Germans", "Soviets"])
     germans, soviets = c.sides.order_by("order")
     side_join(user=user, side=germans)

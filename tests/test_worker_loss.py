@@ -12,10 +12,13 @@ from contextlib import nullcontext
 from datetime import timedelta
 
 import pytest
+import redis
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
+from django_celery_beat.schedulers import DatabaseScheduler
 
 from campaigns.models import Battle, Campaign, LogEntry
 from campaigns.services import side_join
@@ -29,6 +32,7 @@ from campaigns.services.cc_engine import (
 )
 from campaigns.services.resolution import SWEEP_EVERY, resolution_sweep, stuck_resolutions
 from campaigns.tasks import resolve_campaign, sweep_stuck_resolutions
+from config.celery import app
 from rules.dice import kind
 from tests.conftest import require_service
 from tests.held_worker import HOLD_SECONDS, holding
@@ -224,11 +228,6 @@ def test_the_sweep_queues_the_resolution_which_then_runs_once(
 # the test's connection inside the usual per-test transaction).
 @pytest.mark.django_db(transaction=True)
 def test_beat_installs_the_sweep_every_minute_and_a_disabled_sweep_stays_disabled():
-    from django_celery_beat.models import PeriodicTask
-    from django_celery_beat.schedulers import DatabaseScheduler
-
-    from config.celery import app
-
     def start_beat():
         scheduler = DatabaseScheduler(app=app)  # what `celery beat` builds when it starts
         scheduler._finalize.cancel()  # no sync at garbage collection, after the test
@@ -361,10 +360,6 @@ def test_a_resolution_whose_worker_is_killed_finishes_by_itself_once(user, other
             "needs PostgreSQL (DATABASE_URL=postgres://…): a worker process cannot see the "
             "in-memory SQLite test database"
         )
-    import redis
-
-    from config.celery import app
-
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     before = app.conf.task_always_eager
     app.conf.task_always_eager = True  # the set-up resolves in this process

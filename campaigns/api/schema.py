@@ -10,6 +10,7 @@ operation that documents a status itself keeps its own description. Strings and 
 the limits of the input layer (no control characters, numbers within MAX_JSON_NUMBER).
 """
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.openapi import AutoSchema
@@ -17,8 +18,12 @@ from drf_spectacular.plumbing import build_array_type, build_basic_type, build_o
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
 
 from campaigns.api.fields import DistinctListField
+from campaigns.idempotency import HEADER, KEY_PATTERN
 from campaigns.jsontext import MAX_JSON_NUMBER
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
@@ -74,11 +79,6 @@ REFUSALS = {
 
 def _anonymous_read_refused(view) -> bool:
     """Whether a permission of ``view`` may refuse a read (signed out, or per object)."""
-    from django.contrib.auth.models import AnonymousUser
-    from rest_framework.permissions import BasePermission
-    from rest_framework.request import Request
-    from rest_framework.test import APIRequestFactory
-
     request = Request(APIRequestFactory().get("/"))
     request.user = AnonymousUser()
     for permission in view.get_permissions():
@@ -233,8 +233,6 @@ class LedgerAutoSchema(AutoSchema):
             schema["anyOf"] = schema.pop("oneOf")
 
     def _get_parameters(self):
-        from campaigns.idempotency import HEADER, KEY_PATTERN
-
         parameters = super()._get_parameters()
         for parameter in parameters:
             schema = parameter.get("schema", {})

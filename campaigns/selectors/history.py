@@ -43,7 +43,7 @@ from campaigns.models import (
 )
 from campaigns.models.leagues import ScenarioRecord, StandingMatchup
 from campaigns.paging import Window as Page
-from campaigns.paging import as_date, as_datetime, as_int, seek
+from campaigns.paging import as_date, as_int, seek
 from campaigns.permissions import Viewer
 from campaigns.selectors.campaigns import campaign_log
 from rules.ratings.charts import Series, line_chart
@@ -396,25 +396,3 @@ def rating_charts(player) -> list[dict[str, Any]]:
         }
         for (system, method), by_league in sorted(series.items())
     ]
-
-
-def league_results_window(league, *, cursor: str | None = None) -> Page:
-    """A league's results (void ones too, marked), latest played first, with their players
-    and trace: 3 queries."""
-    from campaigns.selectors.leagues import league_results
-
-    return results_window(league_results(league), context=f"league:{league.pk}", cursor=cursor)
-
-
-def club_battles_window(club, user, *, cursor: str | None = None, size: int = 25, **filters):
-    """The club's battles the user may see, filtered, latest first: one query."""
-    from campaigns.selectors.leagues import club_battles
-
-    return seek(
-        club_battles(club, user, **filters),
-        ("created_at", "id"),
-        cursor=cursor,
-        context=f"club:{club.pk}",
-        size=size,
-        parse=[as_datetime, as_int],
-    )

@@ -37,6 +37,8 @@ from campaigns.models import (
     bounds,
 )
 from campaigns.models.tcs import TCS_TEMPLATE
+from campaigns.paging import Window as Page
+from campaigns.paging import as_datetime, as_int, seek
 from campaigns.permissions import visible_campaigns_q
 from campaigns.selectors.history import (
     battle_timeline,
@@ -44,6 +46,7 @@ from campaigns.selectors.history import (
     player_results,
     player_tallies,
     rating_charts,
+    results_window,
 )
 from campaigns.selectors.standings import league_table
 from rules.ratings import (
@@ -282,6 +285,24 @@ def club_battles(
     )
 
 
+def league_results_window(league, *, cursor: str | None = None) -> Page:
+    """A league's results (void ones too, marked), latest played first, with their players
+    and trace: 3 queries."""
+    return results_window(league_results(league), context=f"league:{league.pk}", cursor=cursor)
+
+
+def club_battles_window(club, user, *, cursor: str | None = None, size: int = 25, **filters):
+    """The club's battles the user may see, filtered, latest first: one query."""
+    return seek(
+        club_battles(club, user, **filters),
+        ("created_at", "id"),
+        cursor=cursor,
+        context=f"club:{club.pk}",
+        size=size,
+        parse=[as_datetime, as_int],
+    )
+
+
 def clubs_of_member(user) -> QuerySet[Club]:
     """The clubs the user belongs to (as member or organiser), by name."""
     if not user.is_authenticated:
@@ -372,6 +393,7 @@ __all__ = [
     "battle_timeline",
     "campaign_history",
     "club_battles",
+    "club_battles_window",
     "club_campaigns",
     "club_get",
     "clubs_of_member",
@@ -380,6 +402,7 @@ __all__ = [
     "league_get",
     "league_ratings",
     "league_results",
+    "league_results_window",
     "league_standings",
     "leagues_for_club",
     "leagues_to_record",

@@ -23,7 +23,12 @@ from campaigns.models.tcs import (
     TcsSide,
     TcsUnit,
 )
-from campaigns.permissions import Viewer, can_act_for_side, can_see_tcs_secret
+from campaigns.permissions import (
+    Viewer,
+    can_act_for_side,
+    can_see_tcs_secret,
+    visible_campaigns,
+)
 from campaigns.tcs.state import END_AGREED, blockers_for, current_turn
 from rules.tcs.clock import Turn
 from rules.tcs.opsheet import OpSheet
@@ -287,8 +292,6 @@ def tcs_timeline(campaign: Campaign, viewer: Viewer) -> Timeline:
 
 def api_sheets(user, campaign_ids: QuerySet | None = None) -> QuerySet[OpSheetRecord]:
     """Every op sheet the user may read across the campaigns they may see (for the API)."""
-    from campaigns.permissions import visible_campaigns
-
     campaigns = visible_campaigns(user).filter(system="tcs")
     qs = OpSheetRecord.objects.filter(campaign__in=campaigns).select_related("side", "campaign")
     if not user.is_authenticated:
@@ -303,8 +306,6 @@ def api_sheets(user, campaign_ids: QuerySet | None = None) -> QuerySet[OpSheetRe
 
 def api_formations(user) -> QuerySet[TcsFormation]:
     """Formations (with morale) of the sides whose secrets the user may see."""
-    from campaigns.permissions import visible_campaigns
-
     campaigns = visible_campaigns(user).filter(system="tcs")
     qs = TcsFormation.objects.filter(campaign__in=campaigns).select_related("side")
     if not user.is_authenticated:

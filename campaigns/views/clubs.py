@@ -16,8 +16,13 @@ from campaigns.forms import CampaignClubForm
 from campaigns.forms_leagues import ClubForm, InviteForm
 from campaigns.models import Club, ClubInvite, GameSystem
 from campaigns.permissions import club_role, is_club_organiser
-from campaigns.selectors.history import club_battles_window
-from campaigns.selectors.leagues import club_battles, club_campaigns, club_get, leagues_for_club
+from campaigns.selectors.leagues import (
+    club_battles,
+    club_battles_window,
+    club_campaigns,
+    club_get,
+    leagues_for_club,
+)
 from campaigns.services import club_create
 from campaigns.services.club_admin import (
     club_invite_accept,

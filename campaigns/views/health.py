@@ -5,6 +5,8 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
+from config.celery import app
+
 
 def _database() -> str:
     try:
@@ -17,8 +19,6 @@ def _database() -> str:
 
 
 def _broker() -> str:
-    from config.celery import app
-
     try:
         with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)

@@ -31,7 +31,6 @@ from campaigns.models import Battle, Campaign, GameSystem, League, Rating, Resul
 from campaigns.permissions import can_manage_league, can_view_campaign, is_club_member
 from campaigns.selectors.history import (
     battles_window,
-    league_results_window,
     player_results,
     public_log_window,
 )
@@ -42,6 +41,7 @@ from campaigns.selectors.leagues import (
     league_balance,
     league_get,
     league_ratings,
+    league_results_window,
     league_standings,
     player_profile,
     results_to_confirm,

@@ -1,7 +1,8 @@
 """Parabellum Soldier (seed 002): squads, rosters, shooting, assaults, explosives,
 reinforcements, battle records and victory points, plus labelled campaign house rules.
 
-Modules: `data` (nations and squad types), `roster` (validation and builder options),
+Modules: `data` (nations and squad types), `squad` (the soldier and roster records),
+`roster` (validation and builder options), `checks` (one rule each),
 `shooting`, `evasion`, `assault`, `explosives`, `supports`, `deviation`, `battle`, `victory`,
 `house_rules`. Ambiguities and how they are read: DECISIONS.md.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.i18n import Msg, msg, nmsg
 from rules.parabellum import labels as pbl
@@ -19,9 +19,7 @@ from rules.parabellum.data import (
     raw,
     special_rule,
 )
-
-if TYPE_CHECKING:
-    from rules.parabellum.roster import Roster, Soldier
+from rules.parabellum.squad import Roster, Soldier
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.conftest import require_service
 
@@ -39,8 +40,6 @@ def pytest_runtest_makereport(item, call):
 def browser():
     if not Path(CHROMIUM).exists():
         require_service(f"no Chromium at {CHROMIUM}: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser

@@ -3,15 +3,15 @@ choice until both are in, then both are revealed together."""
 
 import pytest
 
+from campaigns.services import side_join
+from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from tests.rules.cc.campaign_helpers import STALINGRAD_DATA
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def kurgan(django_user_model):
-    from campaigns.services import side_join
-    from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
-    from tests.rules.cc.campaign_helpers import STALINGRAD_DATA
-
     german = django_user_model.objects.create_user("hans", password="Kurgan-1942!")
     soviet = django_user_model.objects.create_user("ivan", password="Kurgan-1942!")
     c = cc_campaign_create(creator=german, name="Kurgan", template="stalingrad", creator_side=0)

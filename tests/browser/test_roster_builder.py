@@ -12,6 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from campaigns.models import Roster
+from campaigns.services.rosters import roster_create, roster_edit
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "Grenadier-1944!"
@@ -46,8 +49,6 @@ def log_in(page, username):
 
 
 def test_parabellum_builder_shows_violation_and_points_live(page, hans):
-    from campaigns.models import Roster
-
     log_in(page, "hans")
     page.goto("/rosters/new/")
     page.locator("#id_system").select_option("parabellum")
@@ -100,8 +101,6 @@ def test_parabellum_builder_shows_violation_and_points_live(page, hans):
 def test_1936_army_builder_over_budget_live(page, hans):
     """Seven 8,8 cm Flak 18 (7 × 160 = 1120) leave 80; an Oficial (60) leaves 20; a
     Schneider 155/17 (140) puts the list 120 over budget; removing it makes it valid again."""
-    from campaigns.services.rosters import roster_create, roster_edit
-
     roster = roster_create(
         owner=hans,
         system="m1936",

@@ -4,6 +4,8 @@ battle log and the state panel update, refused input shows its error in the form
 import pytest
 from playwright.sync_api import expect
 
+from campaigns.services.rosters import roster_create
+from campaigns.services.skirmish import skirmish_create, skirmish_join
 from tests.browser.test_roster_builder import SETTLED
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -13,9 +15,6 @@ PASSWORD = "Vernon-1944!"
 
 @pytest.fixture
 def battle(django_user_model):
-    from campaigns.services.rosters import roster_create
-    from campaigns.services.skirmish import skirmish_create, skirmish_join
-
     hans = django_user_model.objects.create_user("hans", password=PASSWORD)
     joe = django_user_model.objects.create_user("joe", password=PASSWORD)
     ger = roster_create(owner=hans, system="parabellum", name="Gren", squad_type="GER/grenadier")

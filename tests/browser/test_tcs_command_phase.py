@@ -3,15 +3,15 @@ thresholds read off the printed chart and the d66 rolled at the table [6.9.f, 6.
 
 import pytest
 
+from campaigns.services import side_join
+from campaigns.services.tcs import tcs_operation_start, tcs_sheet_draw
+from tests.web.test_tcs_pages import SHERMANS, make_operation, with_oob
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def operation(django_user_model):
-    from campaigns.services import side_join
-    from campaigns.services.tcs import tcs_operation_start, tcs_sheet_draw
-    from tests.web.test_tcs_pages import SHERMANS, make_operation, with_oob
-
     hans = django_user_model.objects.create_user("hans", password="Omaha-1944!")
     joe = django_user_model.objects.create_user("joe", password="Omaha-1944!")
     op, germans, americans = make_operation(hans, None)

@@ -5,6 +5,10 @@ legible (issue 17, findings 3 and 27)."""
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from campaigns.services import side_join
+from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
+from tests.web.test_ux_cctable import _set_up, _tables
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -12,10 +16,6 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def playing(django_user_model):
-    from campaigns.services import side_join
-    from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
-    from tests.web.test_ux_cctable import _set_up, _tables
-
     german = django_user_model.objects.create_user("hans", password="Kurgan-1942!")
     soviet = django_user_model.objects.create_user("ivan", password="Kurgan-1942!")
     c = cc_campaign_create(creator=german, name="Kurgan", template="stalingrad", creator_side=0)

@@ -6,6 +6,10 @@ import datetime as dt
 
 import pytest
 
+from campaigns.models import ClubMembership
+from campaigns.services import club_create, club_join
+from campaigns.services.leagues import league_create, result_enter
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -13,10 +17,6 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def league(django_user_model):
-    from campaigns.models import ClubMembership
-    from campaigns.services import club_create, club_join
-    from campaigns.services.leagues import league_create, result_enter
-
     olga = django_user_model.objects.create_user("olga", password="Kurgan-1942!")
     club = club_create(creator=olga, name="Kampfgruppe Madrid")
     players = []

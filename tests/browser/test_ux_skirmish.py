@@ -4,6 +4,8 @@ there is saved (issue 17, finding 10)."""
 
 import pytest
 
+from campaigns.services.rosters import roster_create
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -12,8 +14,6 @@ PASSWORD = "Easy-Company-1944!"
 
 @pytest.fixture
 def easy(django_user_model):
-    from campaigns.services.rosters import roster_create
-
     owner = django_user_model.objects.create_user("winters", password=PASSWORD)
     return roster_create(
         owner=owner, system="parabellum", name="Easy Company", squad_type="USA/rifleman"

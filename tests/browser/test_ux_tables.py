@@ -4,6 +4,8 @@ message beside it (issue 17, finding 7)."""
 
 import pytest
 
+from campaigns.services.cc_campaigns import cc_campaign_create
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -12,8 +14,6 @@ PASSWORD = "Kurgan-1942!"
 
 @pytest.fixture
 def kurgan(django_user_model):
-    from campaigns.services.cc_campaigns import cc_campaign_create
-
     hans = django_user_model.objects.create_user("hans", password=PASSWORD)
     return cc_campaign_create(creator=hans, name="Kurgan", template="stalingrad", creator_side=0)
 

@@ -1,4 +1,5 @@
 import pytest
+from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -117,6 +118,4 @@ def test_campaign_list_query_count_is_bounded(api, user, django_assert_max_num_q
 
 
 def test_openapi_schema_generates_without_warnings():
-    from django.core.management import call_command
-
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")

@@ -4,18 +4,17 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaigns.models import Battle, Decision, LogEntry
-from campaigns.services.battles import battle_result_submit
+from campaigns.services import side_join
+from campaigns.services.battles import battle_result_correct, battle_result_submit
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance, decision_answer
-from tests.rules.cc.campaign_helpers import STALINGRAD_DATA
+from tests.rules.cc.campaign_helpers import NORMANDY_DATA, STALINGRAD_DATA
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def stalingrad(user, other_user):
-    from campaigns.services import side_join
-
     c = cc_campaign_create(creator=user, name="Kurgan", template="stalingrad", creator_side=0)
     side_join(user=other_user, side=c.sides.get(order=1))
     cc_tables_update(campaign=c, actor=user, data=STALINGRAD_DATA)
@@ -137,9 +136,6 @@ def _answer_all(campaign, user, other_user, capture):
 def test_no_c3_normandy_battle_on_the_site_counts_the_win(
     user, other_user, django_capture_on_commit_callbacks
 ):
-    from campaigns.services import side_join
-    from tests.rules.cc.campaign_helpers import NORMANDY_DATA
-
     c = cc_campaign_create(creator=user, name="St-Lô", template="normandy", creator_side=0)
     side_join(user=other_user, side=c.sides.get(order=1))
     cc_tables_update(campaign=c, actor=user, data=NORMANDY_DATA)
@@ -159,8 +155,6 @@ def test_no_c3_normandy_battle_on_the_site_counts_the_win(
 def test_gas_campaign_three_phases_decided_on_net_vp(
     user, other_user, django_capture_on_commit_callbacks
 ):
-    from campaigns.services import side_join
-
     c = cc_campaign_create(creator=user, name="Cotentin", template="gastadores", creator_side=0)
     side_join(user=other_user, side=c.sides.get(order=1))
     americans, germans = c.sides.order_by("order")
@@ -185,8 +179,6 @@ def test_gas_campaign_three_phases_decided_on_net_vp(
 def test_correcting_a_result_replays_the_consequences_with_a_trace(
     stalingrad, user, other_user, make_user, django_capture_on_commit_callbacks
 ):
-    from campaigns.services.battles import battle_result_correct
-
     battle = _play_setup(stalingrad, user, other_user)
     germans, soviets = stalingrad.sides.order_by("order")
     with django_capture_on_commit_callbacks(execute=True):

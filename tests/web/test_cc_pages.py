@@ -5,12 +5,16 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from rest_framework.test import APIClient
 
-from campaigns.models import Battle, Campaign, Decision
+from campaigns.exports import campaign_export
+from campaigns.models import Battle, Campaign, Decision, LogEntry
 from campaigns.services import side_join
+from campaigns.services._base import append_log
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance
 from tests.rules.cc.campaign_helpers import STALINGRAD_DATA
+from tests.web.test_cc_campaign_flow import _play_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -123,8 +127,6 @@ def test_opponent_may_read_but_not_edit_tables(client, kurgan, other_user, make_
 
 
 def _setup_battle(kurgan, user, other_user):
-    from tests.web.test_cc_campaign_flow import _play_setup
-
     return _play_setup(kurgan, user, other_user)
 
 
@@ -211,9 +213,6 @@ def test_dashboard_and_log_query_counts_do_not_grow_with_history(
     client.force_login(user)
     with django_assert_max_num_queries(16) as small:
         client.get(kurgan.get_absolute_url())
-    from campaigns.models import LogEntry
-    from campaigns.services._base import append_log
-
     for i in range(150):
         append_log(kurgan, kind=LogEntry.Kind.EVENT, summary=f"filler {i}")
     with django_assert_max_num_queries(len(small.captured_queries)):
@@ -226,8 +225,6 @@ def test_dashboard_and_log_query_counts_do_not_grow_with_history(
 
 
 def test_api_decisions_hide_a_sealed_answer_from_the_other_side(kurgan, user, other_user):
-    from rest_framework.test import APIClient
-
     api = APIClient()
     cc_advance(campaign_id=kurgan.pk)
     axis = Decision.objects.get(campaign=kurgan, key="purchase.axis")
@@ -283,8 +280,6 @@ def test_exact_odds_before_rolling(client, query, expected):
 
 
 def test_export_never_carries_a_sealed_answer_waiting_for_its_sibling(kurgan, user):
-    from campaigns.exports import campaign_export
-
     cc_advance(campaign_id=kurgan.pk)
     axis = Decision.objects.get(campaign=kurgan, key="purchase.axis")
     # as when the engine could not open both at once: the answer is applied, not revealed

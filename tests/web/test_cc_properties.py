@@ -31,6 +31,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.test import TestCase
@@ -178,8 +179,6 @@ class CampaignMachine(RuleBasedStateMachine):
         type(self).made += 1
         CampaignMachine.server_dice = SeededDice(seed)
         self.rng = random.Random(seed)
-        from django.contrib.auth import get_user_model
-
         users = get_user_model().objects
         n = type(self).made
         self.players = [

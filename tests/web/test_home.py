@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign
-from campaigns.services import campaign_create
+from campaigns.services import campaign_create, side_join
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +42,6 @@ def test_htmx_filter_returns_only_the_list_partial(client, campaign):
 def test_home_query_count_does_not_grow_with_campaigns(
     client, user, other_user, django_assert_max_num_queries
 ):
-    from campaigns.services import side_join
-
     for i in range(12):
         c = campaign_create(creator=user, name=f"C{i}", system="cc", side_names=["A", "B"])
         side_join(user=other_user, side=c.sides.first())

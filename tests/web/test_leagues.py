@@ -4,6 +4,7 @@ rating recompute on commit, balance, profile, and query-count bounds."""
 import datetime as dt
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.models import (
@@ -19,6 +20,7 @@ from campaigns.services.leagues import (
     result_correct,
     result_restore,
     result_void,
+    results_import_csv,
 )
 from rules.ratings import EloConfig, Game, Outcome, elo_run
 
@@ -136,8 +138,6 @@ def test_correction_keeps_a_trace_and_changes_the_table(
 
 
 def test_correction_needs_a_reason_and_a_change(league, played, organiser):
-    from django.core.exceptions import ValidationError
-
     with pytest.raises(ValidationError) as err:
         result_correct(result=played[0], actor=organiser, reason=" ", outcome="b")
     assert "reason" in err.value.message_dict
@@ -259,8 +259,6 @@ def test_profile_page(client, league, played, members):
 
 
 def _bulk_results(league, organiser, members, n):
-    from campaigns.services.leagues import results_import_csv
-
     names = list(members)
     lines = ["played_on,scenario,team_a,team_b,outcome"]
     for i in range(n):

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Roster
+from campaigns.rosters.engine import m36_report, pb_report
 from campaigns.services.rosters import roster_create, roster_edit
 
 pytestmark = pytest.mark.django_db
@@ -142,8 +143,6 @@ def test_1936_defender_budget_with_attacker_bonus(user):
         quality="Verdes",
         defender_points=1001,
     )
-    from campaigns.rosters.engine import m36_report
-
     assert m36_report(attacker.data)["budget"] == 1502  # 1001 × 1.5 = 1501.5, half up
 
 
@@ -258,6 +257,4 @@ def test_roster_list_empty_state_explains(client, user):
 
 
 def test_pm_values_are_decimal_strings(grenadier):
-    from campaigns.rosters.engine import pb_report
-
     assert Decimal(pb_report(grenadier.data, {})["pm_left"]) == Decimal(10)

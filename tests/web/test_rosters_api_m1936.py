@@ -5,6 +5,7 @@ field on bad input with nothing changed, and the performance result always enter
 import pytest
 
 from campaigns.models import Roster, SkirmishBattle, SkirmishEvent
+from campaigns.views.rosters.battle_actions import ACTIONS, M1936_ACTIONS
 from tests.web.roster_helpers import m1936_battle
 
 pytestmark = pytest.mark.django_db
@@ -139,8 +140,6 @@ def test_a_1936_battle_driven_through_the_api(client, user, other_user, battle):
 
 
 def test_every_1936_action_of_the_api_is_in_the_pages_table():
-    from campaigns.views.rosters.battle_actions import ACTIONS, M1936_ACTIONS
-
     assert set(M1936_ACTIONS) <= set(ACTIONS)
 
 

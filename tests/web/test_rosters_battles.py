@@ -2,6 +2,7 @@
 house rules applied after the battle; the 1936 scenario sheet, weather and construction."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.models import Roster, SkirmishBattle
@@ -67,8 +68,6 @@ def test_opponent_must_field_a_valid_roster_of_the_same_game(user, other_user, s
         quality="Regulares",
         size="Pequeña",
     )
-    from django.core.exceptions import ValidationError
-
     with pytest.raises(ValidationError) as err:
         skirmish_join(battle=battle, actor=other_user, roster=lists)
     assert "roster" in err.value.message_dict

@@ -26,6 +26,7 @@ from campaigns.services.tcs import (
     tcs_sheet_draw,
     tcs_unit_restore,
 )
+from campaigns.tcs.readings import READINGS
 from rules.tcs.options import TcsOptions
 from tests.web.test_tcs_pages import bloody_110, make_operation, sides, with_oob
 
@@ -189,8 +190,6 @@ def test_steps_given_back_cancel_the_opponents_pending_choice(op, user, other_us
 
 
 def test_every_reading_has_its_rule_and_help_from_decisions_md():
-    from campaigns.tcs.readings import READINGS
-
     text = (Path(__file__).resolve().parents[2] / "rules/tcs/DECISIONS.md").read_text()
     names = [f.name for f in dataclasses.fields(TcsOptions)]
     assert set(READINGS) == set(names) == set(OPTION_RULES)

@@ -3,13 +3,12 @@
 import pytest
 
 from campaigns.models import Campaign, TcsFormation, TcsUnit
+from campaigns.services.tcs import tcs_operation_create
 
 pytestmark = pytest.mark.django_db
 
 
 def test_deleting_an_operation_takes_its_formations_and_units(user):
-    from campaigns.services.tcs import tcs_operation_create
-
     campaign = tcs_operation_create(
         creator=user, name="Goodwood", side_names=["British", "Germans"], ratings=[3, 4]
     )

@@ -4,8 +4,10 @@ Helpers here (`make_operation`, `GERMAN_CSV` …) are imported by the other test
 """
 
 import json
+from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -379,8 +381,6 @@ def test_6_7_c_a_unit_on_two_unimplemented_sheets_of_one_type_is_refused(op, use
     germans, _ = sides(op)
     tcs_operation_start(campaign=op, actor=user)
     tcs_sheet_draw(side=germans, actor=user, code="A", missions={"1-123/1": "attack"})
-    from django.core.exceptions import ValidationError
-
     with pytest.raises(ValidationError) as err:
         tcs_sheet_draw(side=germans, actor=user, code="B", missions={"1-123/1": "attack"})
     assert "[6.7.c]" in str(err.value.message_dict["missions"])
@@ -421,8 +421,6 @@ def test_sheet_corrections_are_logged_and_implemented_sheets_are_locked(client, 
 
 
 def test_tcs_strings_are_wrapped_for_translation():
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2] / "templates" / "tcs"
     for template in root.glob("*.html"):
         text = template.read_text()

@@ -2,19 +2,24 @@
 pages, htmx partials, the API, the log and the export. The other side and strangers get a
 404 or nothing; a neutral game master sees everything."""
 
+import re
+
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaigns.models import LogEntry
-from campaigns.models.tcs import OpSheetRecord
+from campaigns.models.tcs import OpSheetRecord, TcsDecision, TcsFormation, TcsUnit
 from campaigns.services import side_join
 from campaigns.services.tcs import (
+    tcs_losses_record,
     tcs_operation_end,
     tcs_operation_start,
     tcs_phase_attempt,
     tcs_phase_open,
     tcs_phase_weighted_turns,
+    tcs_sheet_add_units,
     tcs_sheet_draw,
     tcs_sheet_reveal,
 )
@@ -219,8 +224,6 @@ def test_ending_the_operation_reveals_everything_after_confirmation(
     assert CODE in str(api.get("/api/v1/tcs/op-sheets/").json())
     assert "1-123" in str(api.get("/api/v1/tcs/formations/").json())
     # nothing more can be changed
-    from django.core.exceptions import ValidationError
-
     with pytest.raises(ValidationError, match="over"):
         tcs_operation_end(campaign=op, actor=user, confirm=True)
 
@@ -259,8 +262,6 @@ def test_the_other_side_cannot_change_or_read_sheet_units_defense_or_outcomes(
         assert client.post(url, data, headers={"HX-Request": "true"}).status_code == 404, url
     assert OpSheetRecord.objects.get(pk=secret.pk).state == before
     # the owner strikes a unit in the Command Phase: logged for the Germans only
-    from campaigns.services.tcs import tcs_sheet_add_units
-
     tcs_sheet_add_units(sheet=secret, actor=user, missions={"2-123/1": "attack"})
     assert not LogEntry.objects.filter(rule__startswith="6.13", private_to__isnull=True).exists()
     for url in ("/api/v1/tcs/op-sheets/", reverse("campaign-log", args=[op.pk])):
@@ -270,9 +271,6 @@ def test_the_other_side_cannot_change_or_read_sheet_units_defense_or_outcomes(
 def test_the_opponents_choice_shows_no_morale_and_strangers_cannot_choose(
     client, op, user, other_user, make_user
 ):
-    from campaigns.models.tcs import TcsDecision, TcsFormation, TcsUnit
-    from campaigns.services.tcs import tcs_losses_record, tcs_operation_start
-
     tcs_operation_start(campaign=op, actor=user)
     TcsFormation.objects.filter(code="1-123").update(
         state={"battalion": "1-123", "value": 977, "other_losses": 2}
@@ -284,8 +282,6 @@ def test_the_opponents_choice_shows_no_morale_and_strangers_cannot_choose(
     client.force_login(other_user)
     page = client.get(reverse("tcs-decisions", args=[op.pk])).text
     assert "123-HW/1" in page and "1-123" in page
-    import re
-
     assert "977" not in re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
     client.force_login(make_user("carol"))
     response = client.post(

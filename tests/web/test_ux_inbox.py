@@ -13,6 +13,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from campaigns.models import (
+    Battle,
     Campaign,
     Club,
     CommandPhase,
@@ -27,7 +28,10 @@ from campaigns.models import (
 )
 from campaigns.permissions import viewer_context
 from campaigns.selectors.inbox import campaign_version, inbox_count, inbox_items
+from campaigns.services import campaign_create, side_join
 from campaigns.services._base import append_log
+from campaigns.services.cc_campaigns import cc_campaign_create
+from tests.web.roster_helpers import DEFENDER_UNITS, m1936_battle
 
 pytestmark = pytest.mark.django_db
 
@@ -132,8 +136,6 @@ def test_reported_result_waits_for_the_opponent_only(user, other_user):
 
 
 def test_tcs_command_phase_waits_for_its_side(user, other_user):
-    from campaigns.services import campaign_create, side_join
-
     op = campaign_create(creator=user, name="Op", system="tcs", side_names=["British", "German"])
     british, _german = op.sides.order_by("order")
     side_join(user=user, side=british)
@@ -279,8 +281,6 @@ def test_language_select_changes_on_select(client):
 
 
 def test_skirmish_log_is_newest_first_and_polls(client, user, other_user):
-    from tests.web.roster_helpers import DEFENDER_UNITS, m1936_battle
-
     battle = m1936_battle(user, other_user, DEFENDER_UNITS)
     client.force_login(other_user)
     page = client.get(battle.get_absolute_url()).content.decode()
@@ -295,10 +295,6 @@ def test_skirmish_log_is_newest_first_and_polls(client, user, other_user):
 
 
 def test_battle_page_log_is_newest_first(client, user, other_user):
-    from campaigns.models import Battle
-    from campaigns.services import side_join
-    from campaigns.services.cc_campaigns import cc_campaign_create
-
     c = cc_campaign_create(creator=user, name="Kurgan", template="stalingrad", creator_side=0)
     side_join(user=other_user, side=c.sides.get(order=1))
     battle = Battle.objects.create(campaign=c, number=1, position="O")

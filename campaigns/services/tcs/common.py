@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 
 from campaigns.i18n import say
 from campaigns.models import Campaign, LogEntry, Side
-from campaigns.models.tcs import TCS_TEMPLATE
+from campaigns.models.tcs import TCS_TEMPLATE, OpSheetRecord
+from campaigns.permissions import can_act_for_side, viewer_context
 from campaigns.services._base import append_log, lock_campaign
 from rules.dice import EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError
@@ -62,15 +63,11 @@ def locked(campaign_id: int) -> Campaign:
 
 
 def may_act(campaign: Campaign, actor, side_id: int) -> None:
-    from campaigns.permissions import can_act_for_side, viewer_context
-
     if not can_act_for_side(viewer_context(actor, campaign), side_id):
         raise ValidationError(_("Only this side's players or a neutral game master may do this."))
 
 
 def may_manage(campaign: Campaign, actor) -> None:
-    from campaigns.permissions import viewer_context
-
     viewer = viewer_context(actor, campaign)
     if not (viewer.can_manage or viewer.side_ids):
         raise ValidationError(_("Only the operation's players or game master may do this."))
@@ -98,8 +95,6 @@ def rule_error(exc: RuleError, field: str | None = None) -> ValidationError:
 def clean_texts(texts: Mapping[str, Any] | None, fields: Iterable[str]) -> dict[str, str]:
     """What a player wrote on a sheet, stripped and checked against each field's length, so
     that no path (page, API) can store a text the database would refuse."""
-    from campaigns.models.tcs import OpSheetRecord
-
     clean: dict[str, str] = {}
     errors: dict[str, str] = {}
     for name, value in (texts or {}).items():

@@ -14,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry
+from campaigns.permissions import viewer_context
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import locked
 from campaigns.tcs.readings import READINGS
@@ -92,7 +93,6 @@ def tcs_options_update(*, campaign: Campaign, actor, values: Mapping[str, Any]) 
             errors.update(exc.message_dict)
     if errors:
         raise ValidationError(errors)
-    from campaigns.permissions import viewer_context
 
     with transaction.atomic():
         campaign = locked(campaign.pk)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleError
 from rules.ratings import EloConfig, Game, Outcome, elo_run, elo_update, expected_score
-from rules.ratings.elo import Period
+from rules.ratings.elo import Period, game_deltas
 
 FLAT = EloConfig(k_bands=((0.0, 32.0),))
 
@@ -71,8 +71,6 @@ def test_team_game_uses_team_means():
     run = elo_run([Game(1, ("A", "B"), ("C", "D"), Outcome.A)], FLAT)
     assert run.ratings == {"A": 1516.0, "B": 1516.0, "C": 1484.0, "D": 1484.0}
     ratings = {"A": 1500.0, "B": 1500.0, "C": 1600.0, "D": 1400.0}
-    from rules.ratings.elo import game_deltas
-
     deltas = game_deltas(Game(2, ("A", "B"), ("C", "D"), Outcome.DRAW), ratings, FLAT)
     assert deltas == {"A": 0.0, "B": 0.0, "C": 0.0, "D": 0.0}  # means are equal
 
