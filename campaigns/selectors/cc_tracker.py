@@ -87,6 +87,7 @@ class Tracks:
     chits: list[ChitLine]
     cards: bool  # whether any side's deck or discard is counted yet
     melee_hexes: list[str]
+    urban_sniper: str  # who holds the Urban Sniper marker [ST-3.1], "" when nobody
     readings: list[ReadingLine]
     units: list[UnitLine]
 
@@ -194,6 +195,7 @@ def tracks(
         chits=_chits(tracker, names, own_sides(campaign, viewer)),
         cards=any(c.deck or c.discard or c.reshuffles for c in state.cards.values()),
         melee_hexes=list(state.melee_hexes),
+        urban_sniper=names[state.urban_sniper] if state.urban_sniper else "",
         readings=_readings(state),
         units=[_unit_line(state, u, names) for u in state.units.values()],
     )

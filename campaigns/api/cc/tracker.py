@@ -167,6 +167,9 @@ class TracksSerializer(serializers.Serializer):
     melee_hexes = serializers.ListField(
         child=serializers.CharField(), help_text="Melee markers waiting for their turn."
     )
+    urban_sniper = serializers.CharField(
+        help_text="The side holding the Urban Sniper marker [ST-3.1]; empty when nobody."
+    )
     readings = ReadingLineSerializer(
         many=True, help_text="Rule readings played otherwise than the seed's default."
     )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from campaigns.cc.battle import melee_cards
 from campaigns.cc.battle.common import side_choices, unit_choices
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
@@ -251,6 +252,8 @@ def _event(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Don
     key = inputs["event"]
     if key == "E54":
         return _elan(context)
+    if key == "1.9.1.3" and not (inputs.get("unit") or (inputs.get("name") or "").strip()):
+        return melee_cards.sniper_fails(context)  # ST-3.1: the Urban Sniper marker moves
     title, rule = ONE_UNIT[key]
     targets, chosen = chosen_unit(inputs, context)
     result = refuse_decision(lambda: rule(inputs, context, _pool(targets), chosen))

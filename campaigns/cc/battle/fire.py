@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from campaigns.cc.battle.fields import Field
+from campaigns.cc.battle.melee_cards import URBAN_SNIPER_FIRE, fire_sniper, spend_urban_sniper
 from campaigns.cc.battle.rolls import KIND, TRIGGER, UNIT
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
 from rules.cc.battle.fire import defense_odds
@@ -34,21 +35,30 @@ TARGET_MORALE = Field(
 
 
 def _attack(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
-    fp = inputs["fp"]
+    fp, sniper = inputs["fp"], fire_sniper(inputs, context)
     trigger = Trigger(inputs.get("trigger") or Trigger.NONE)
     rolled = roll(dice, purpose=msg("Fire Attack roll"), rule="O20.3.3", trigger=trigger)
-    why = Explanation()
-    why.add(
-        "O20.3.3",
+    total = fp + rolled.value + sniper
+    why, state = Explanation(), context.state
+    if sniper:
+        state = spend_urban_sniper(state, context.side, why)
+    words = (
         msg(
+            "Attack Total: FP %(fp)s + roll %(roll)s + Urban Sniper %(n)s = %(total)s",
+            fp=fp,
+            roll=rolled.value,
+            n=sniper,
+            total=total,
+        )
+        if sniper
+        else msg(
             "Attack Total: FP %(fp)s + roll %(roll)s = %(total)s",
             fp=fp,
             roll=rolled.value,
-            total=fp + rolled.value,
-        ),
-        fp + rolled.value,
-        roll=rolled.record,
+            total=total,
+        )
     )
+    why.add("O20.3.3", words, total, roll=rolled.record)
     if trigger is Trigger.JAMMED:
         why.add("1.9.1.2", msg("Jammed!: every firing Weapon breaks; the attack stands"))
     elif trigger is not Trigger.NONE:
@@ -56,9 +66,8 @@ def _attack(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Do
             "1.9.1",
             msg("%(trigger)s: resolve it before any Defense roll", trigger=TRIGGER_LABELS[trigger]),
         )
-    total = fp + rolled.value
     return Done(
-        context.state,
+        state,
         why,
         msg("Fire Attack with FP %(fp)s: Attack Total %(total)s", fp=fp, total=total),
         (msg("Attack Total %(total)s", total=total),),
@@ -66,14 +75,14 @@ def _attack(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Do
 
 
 def _attack_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
-    morale = inputs.get("target_morale")
+    morale, fp = inputs.get("target_morale"), inputs["fp"] + fire_sniper(inputs, context)
     if morale is None:
         return [
-            Odds(msg("Attack Total %(total)s or more", total=inputs["fp"] + n), p)
+            Odds(msg("Attack Total %(total)s or more", total=fp + n), p)
             for n in (7, 9, 11)
             if (p := distribution().p_at_least(n))
         ]
-    odds = defense_odds(attack_fp=inputs["fp"], morale=morale)
+    odds = defense_odds(attack_fp=fp, morale=morale)
     return [
         Odds(OUTCOME_WORDS[Outcome.NO_EFFECT], odds.no_effect),
         Odds(OUTCOME_WORDS[Outcome.SUPPRESSED], odds.suppressed),
@@ -98,6 +107,7 @@ ATTACK = Procedure(
         ),
         TARGET_MORALE,
         ATTACK_TRIGGER,
+        URBAN_SNIPER_FIRE,
     ),
     run=_attack,
     odds=_attack_odds,

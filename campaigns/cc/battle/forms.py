@@ -4,6 +4,7 @@ its description (campaigns/cc/battle/fields.py)."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.cc.battle.common import ACTING_SIDE, SIDE_FIELD, side_choices
@@ -143,9 +144,11 @@ class CountersForm(forms.Form):
         required=False,
         max_length=100_000,
         widget=forms.Textarea(attrs={"rows": 6}),
-        help_text=_(
-            "First line: nationality, name, kind, vp, fp, range, move, morale, command, boxed, "
-            "broken_fp, broken_range, broken_move, broken_morale, broken_command, broken_boxed."
+        help_text=format_lazy(
+            "{} <code>{}</code>",
+            _("First line, the columns:"),
+            "nationality, name, kind, vp, fp, range, move, morale, command, boxed, broken_fp, "
+            "broken_range, broken_move, broken_morale, broken_command, broken_boxed",
         ),
     )
     weapons_csv = forms.CharField(
@@ -153,8 +156,10 @@ class CountersForm(forms.Form):
         required=False,
         max_length=100_000,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=_(
-            "First line: nationality, name, fp, range, move, boxed, artillery, smoke, fix, elim."
+        help_text=format_lazy(
+            "{} <code>{}</code>",
+            _("First line, the columns:"),
+            "nationality, name, fp, range, move, boxed, artillery, smoke, fix, elim",
         ),
     )
 

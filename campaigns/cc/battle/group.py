@@ -14,6 +14,7 @@ from typing import Any
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.fire import ATTACK_TRIGGER, TARGET_MORALE
 from campaigns.cc.battle.keywords import keywords
+from campaigns.cc.battle.melee_cards import URBAN_SNIPER_FIRE, fire_sniper, spend_urban_sniper
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
 from rules.cc.battle import clock
 from rules.cc.battle.fire import (
@@ -297,6 +298,10 @@ def _fp_words(group: _Group, context: Context) -> tuple[int, Msg]:
 def _group_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
     fp, words = _fp_words(_group(inputs, context), context)
     rows = [Odds(words, Fraction(1))]
+    sniper = fire_sniper(inputs, context)
+    if sniper:
+        fp += sniper
+        rows.append(Odds(msg("Urban Sniper: +%(n)s to the roll", n=sniper), Fraction(1)))
     if inputs.get("sustained_fire"):
         doubles = Distribution.of(TWO_D6, read=is_doubles).p_exactly(1)
         rows.append(Odds(msg("doubles: each Sustained Fire breaks an MG or mortar"), doubles))
@@ -356,6 +361,7 @@ def _group_fire(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -
             trigger=Trigger(inputs.get("trigger") or Trigger.NONE),
             sustained_fire_choice=[group.names.get(c, c) for c in chosen],
             veteran_weapons=context.state.readings.veteran_weapons,
+            urban_sniper=fire_sniper(inputs, context),
         )
     except DecisionRequired as need:
         options = list(need.decision.options)
@@ -364,6 +370,8 @@ def _group_fire(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -
             rule=need.decision.rule,
         ) from None
     state, why = _breaks(group, result, context)
+    if inputs.get("urban_sniper"):
+        state = spend_urban_sniper(state, context.side, why)
     if group.attack.v18_initiative:
         state, passed = clock.pass_initiative(state, reroll=False)
         why.extend(passed)
@@ -451,6 +459,7 @@ GROUP_FIRE = Procedure(
             help=msg("Only when several MGs or mortars fire: one per Sustained Fire, “;” apart."),
         ),
         TARGET_MORALE,
+        URBAN_SNIPER_FIRE,
         replace(ATTACK_TRIGGER, help=msg("Jammed! breaks every firing Weapon; the attack stands.")),
     ),
     run=_group_fire,

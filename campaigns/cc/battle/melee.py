@@ -6,22 +6,27 @@ sides in the hex. Urban Melee: the hex gets a Melee marker and waits for the sta
 turn (Pacific: the Allied turn) — right after the turn passed and before that side resolved
 anything but Melees — when the Axis orders the hexes by resolving them one by one. Either way
 the inactive player rolls first [O16.4.2, ST-7.2.2]; the lower total loses all its units.
+Before the rolls the Ambushes [A25]; on a roll Stalingrad's Urban Sniper marker [ST-3.2];
+after them No Quarter [A38] — all in `melee_cards`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
-from campaigns.cc.battle import lines
+from campaigns.cc.battle import lines, melee_cards
 from campaigns.cc.battle.common import side_choices
 from campaigns.cc.battle.fields import Field
+from campaigns.cc.battle.melee_cards import NATION_WORDS, WHO_CHOICES, Group
 from campaigns.cc.battle.rolls import TRIGGER
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
 from rules.cc.battle import melee
 from rules.cc.battle.melee import MeleeMoment, MeleeRules
 from rules.cc.battle.rolls import Trigger
+from rules.cc.battle.state import BattleState
 from rules.cc.battle.values import Outcome
 from rules.cc.common import Faction
 from rules.dice import DiceSource
@@ -105,26 +110,40 @@ MELEE_MARKER = Procedure(
 # ----------------------------------------------------------------------------- the Melee
 
 
-def _sides(inputs: Mapping[str, Any], context: Context):
-    """Each side's units (inactive first) and their MeleeSide, Melee FP from current FP."""
+def _groups(inputs: Mapping[str, Any], context: Context) -> tuple[Group, Group]:
+    """Each side's units as typed, the inactive player's first [O16.4.1]."""
     active = context.state.active
-    found = []
-    for faction, who in ((active.other, "inactive"), (active, "active")):
-        text = inputs[f"{who}_units"]
-        group = lines.entries(text, context, faction, reads="fp", rule="O16.4.1")
-        units = tuple(
-            melee.MeleeUnit(e.label, lines.current(group, i).fp, e.unit.boxed_fp)
-            for i, e in enumerate(group)
-        )
+    found = [
+        lines.entries(inputs[f"{who}_units"], context, faction, reads="fp", rule="O16.4.1")
+        for faction, who in ((active.other, "inactive"), (active, "active"))
+    ]
+    return found[0], found[1]
+
+
+def _sides(
+    inputs: Mapping[str, Any],
+    context: Context,
+    groups: tuple[Group, Group],
+    sniper: tuple[Faction | None, int],
+) -> tuple[melee.MeleeSide, melee.MeleeSide]:
+    """Each side's MeleeSide, Melee FP from current FP, with its roll's modifiers."""
+    found, active = [], context.state.active
+    for group, faction, who in zip(
+        groups, (active.other, active), ("inactive", "active"), strict=True
+    ):
         side = melee.MeleeSide(
             faction,
-            units,
+            tuple(
+                melee.MeleeUnit(e.label, lines.current(group, i).fp, e.unit.boxed_fp)
+                for i, e in enumerate(group)
+            ),
             bayonets=inputs.get(f"{who}_bayonets") or 0,
+            urban_sniper=sniper[1] if sniper[0] is faction else 0,
             trigger=Trigger(inputs.get(f"{who}_trigger") or Trigger.NONE),
             emptied=frozenset({faction}) if inputs.get("emptied_by") == who else frozenset(),
         )
-        found.append((group, side))
-    return found
+        found.append(side)
+    return found[0], found[1]
 
 
 def _tie(inputs: Mapping[str, Any]) -> melee.FortificationTie | None:
@@ -165,46 +184,73 @@ def _schedule(inputs: Mapping[str, Any], context: Context) -> Explanation:
     return schedule.explanation
 
 
+def _unmark(
+    state: BattleState, inputs: Mapping[str, Any], context: Context, why: Explanation
+) -> BattleState:
+    """The resolved hex loses its Melee marker [ST-7, PA-19.2]."""
+    hex_ = _hex(inputs)
+    if hex_ not in state.melee_hexes:
+        return state
+    why.add(RULE[_rules(context)], msg("The Melee marker leaves %(hex)s", hex=hex_))
+    return replace(state, melee_hexes=tuple(h for h in state.melee_hexes if h != hex_))
+
+
 def _melee(inputs: Mapping[str, Any], dice: DiceSource, context: Context) -> Done:
     why = _schedule(inputs, context)
-    (inactive_group, inactive), (active_group, active) = _sides(inputs, context)
-    result = melee.melee(
-        inactive=inactive,
-        active=active,
-        dice=dice,
-        fortification=_tie(inputs),
-        tie_by_last_sole_occupant=context.state.readings.tie_by_last_sole_occupant,
-    )
-    why.extend(result.explanation)
-    lost = [
-        (e, Outcome.ELIMINATED, e.unit)
-        for e in (*inactive_group, *active_group)
-        if e.side in result.eliminated
-    ]
-    state, applied = lines.apply(context.state, lost)
+    no_quarter = melee_cards.no_quarter(inputs, context)
+    sniper = melee_cards.urban_sniper(inputs, context)
+    ambushed = melee_cards.ambushes(inputs, context, _groups(inputs, context))
+    why.extend(ambushed.explanation)
+    state, applied = lines.apply(context.state, ambushed.results)
     why.extend(applied)
-    hex_ = _hex(inputs)
-    if hex_ in state.melee_hexes:
-        state = replace(state, melee_hexes=tuple(h for h in state.melee_hexes if h != hex_))
-        why.add(RULE[_rules(context)], msg("The Melee marker leaves %(hex)s", hex=hex_))
-    names = [context.state.sides[f] for f in sorted(result.eliminated)]
-    if result.ended_by_trigger:
-        words = msg("a trigger left a side with no units: the Melee ends with no effect")
-    elif names:
-        words = msg("every unit of the %(side)s in the hex is eliminated", side=names)
+    groups = dict(zip((state.active.other, state.active), ambushed.groups, strict=True))
+    shown: tuple[Msg, ...] = ()
+    if ambushed.ends:
+        lost: frozenset[Faction] = frozenset()
+        words = msg("the Ambushes left a side with no units: the Melee ends with no effect")
     else:
-        words = msg("no side is eliminated")
-    shown: tuple[Msg, ...] = tuple(
-        msg("%(side)s: %(total)s", side=context.state.sides[f], total=t)
-        for f, t in result.totals.items()
-    )
+        inactive, active = _sides(inputs, context, ambushed.groups, sniper)
+        result = melee.melee(
+            inactive=inactive,
+            active=active,
+            dice=dice,
+            fortification=_tie(inputs),
+            tie_by_last_sole_occupant=context.state.readings.tie_by_last_sole_occupant,
+        )
+        why.extend(result.explanation)
+        rolled = len(result.rolls) == 2 if sniper[0] is state.active else bool(result.rolls)
+        if sniper[0] is not None and rolled:
+            state = melee_cards.spend_urban_sniper(state, sniper[0], why)
+        lost = result.eliminated
+        dead = [(e, Outcome.ELIMINATED, e.unit) for f in lost for e in groups[f]]
+        state, applied = lines.apply(state, dead)
+        why.extend(applied)
+        names = [context.state.sides[f] for f in sorted(lost)]
+        if result.ended_by_trigger:
+            words = msg("a trigger left a side with no units: the Melee ends with no effect")
+        elif names:
+            words = msg("every unit of the %(side)s in the hex is eliminated", side=names)
+        else:
+            words = msg("no side is eliminated")
+        shown = tuple(
+            msg("%(side)s: %(total)s", side=context.state.sides[f], total=t)
+            for f, t in result.totals.items()
+        )
+    state = _unmark(state, inputs, context, why)
+    if no_quarter is not None:
+        alive = 0 if no_quarter.side in lost else len(groups[no_quarter.side])
+        state = melee_cards.score_no_quarter(state, no_quarter, alive, why)
     return Done(state, why, msg("Melee: %(result)s", result=words), (*shown, words))
 
 
 def _melee_odds(inputs: Mapping[str, Any], context: Context) -> list[Odds]:
     if not (inputs.get("inactive_units") and inputs.get("active_units")):
         return []
-    (_g, inactive), (_h, active) = _sides(inputs, context)
+    sniper = melee_cards.urban_sniper(inputs, context)
+    ambushed = melee_cards.ambushes(inputs, context, _groups(inputs, context))
+    if ambushed.ends:
+        return [Odds(msg("the Ambushes end the Melee: no Melee roll"), Fraction(1))]
+    inactive, active = _sides(inputs, context, ambushed.groups, sniper)
     odds = melee.melee_odds(
         inactive=inactive,
         active=active,
@@ -238,6 +284,11 @@ TRIGGER_CHOICE = {
     "required": False,
     "help": TRIGGER.help,
 }
+AMBUSH_HELP = msg(
+    "Each line names the unit its owner chose, as in the units above; a unit in good order "
+    "also gives its FP once broken (“name; FP”) unless the counter table has it [A25]."
+)
+NATIONS = (("", msg("—")), *((n.value, words) for n, words in NATION_WORDS.items()))
 UNITS_HELP = msg(
     "“name; current FP”, “boxed” for a boxed FP, “leader”, “vp N”; Weapons do not count. "
     "Tracked with every unit: its registry id. Locked before the first roll."
@@ -269,6 +320,22 @@ MELEE = Procedure(
             "lines",
             max_length=2000,
             help=UNITS_HELP,
+        ),
+        Field(
+            "inactive_ambushes",
+            msg("Ambushes of the player whose turn it is not: the unit each breaks, one per line"),
+            "lines",
+            max_length=1000,
+            required=False,
+            help=AMBUSH_HELP,
+        ),
+        Field(
+            "active_ambushes",
+            msg("Ambushes of the player whose turn it is: the unit each breaks, one per line"),
+            "lines",
+            max_length=1000,
+            required=False,
+            help=AMBUSH_HELP,
         ),
         Field(
             "inactive_bayonets",
@@ -317,6 +384,44 @@ MELEE = Procedure(
             default="",
             required=False,
             help=msg("It wins a tie when the campaign plays F101/F104's reading."),
+        ),
+        Field(
+            "urban_sniper",
+            msg("Urban Sniper marker given up for a Melee roll (Stalingrad)"),
+            "choice",
+            choices=WHO_CHOICES,
+            default="",
+            required=False,
+            help=msg("Its holder adds the face up, +2 or +4, to his Melee roll [ST-3.2]."),
+        ),
+        Field(
+            "no_quarter",
+            msg("No Quarter played at the end of the Melee"),
+            "choice",
+            choices=WHO_CHOICES,
+            default="",
+            required=False,
+            help=msg(
+                "+2 VP if one of his units survives: a German player against Russia, or a "
+                "Russian player [A38]."
+            ),
+        ),
+        Field(
+            "no_quarter_nation",
+            msg("Nation of the player of No Quarter"),
+            "choice",
+            choices=NATIONS,
+            default="",
+            required=False,
+            help=msg("Stalingrad: Germany or Russia, by side, when left blank."),
+        ),
+        Field(
+            "no_quarter_opponent",
+            msg("Nation of his opponent"),
+            "choice",
+            choices=NATIONS,
+            default="",
+            required=False,
         ),
     ),
     run=_melee,

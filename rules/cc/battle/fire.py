@@ -340,8 +340,10 @@ def attack_roll(
     sustained_fire_choice: Sequence[str] = (),
     artillery_hit: bool = False,
     veteran_weapons: bool = False,
+    urban_sniper: int = 0,
 ) -> AttackResult:
-    """Lock the FP and roll: Attack Total = FP + roll [O20.3.3], with the Weapons it breaks.
+    """Lock the FP and roll: Attack Total = FP + roll [O20.3.3], with the Weapons it breaks;
+    `urban_sniper` is the +2/+4 of the Urban Sniper marker given up for this roll [ST-3.2].
 
     `sustained_fire_choice`: the MG or mortar that breaks for each Sustained Fire played, asked
     for (DecisionRequired) only when doubles come up and several could.
@@ -354,8 +356,16 @@ def attack_roll(
     why = Explanation(list(power.explanation))
     fp = why.add("1.9.1", msg("FP locked at %(fp)s before the roll", fp=power.fp), power.fp)
     cc = roll(dice, purpose=msg("Fire Attack roll"), rule="O20.3.3", trigger=trigger)
-    total = fp + cc.value
-    why.add("O20.3.3", msg("Attack Total %(fp)s + %(r)s", fp=fp, r=cc.value), total, roll=cc.record)
+    total = fp + cc.value + urban_sniper
+    if urban_sniper:
+        words = msg(
+            "Attack Total %(fp)s + %(r)s + Urban Sniper %(n)s", fp=fp, r=cc.value, n=urban_sniper
+        )
+        why.add("ST-3.2", words, total, roll=cc.record)
+    else:
+        why.add(
+            "O20.3.3", msg("Attack Total %(fp)s + %(r)s", fp=fp, r=cc.value), total, roll=cc.record
+        )
     if cc.trigger is not Trigger.NONE:
         label = TRIGGER_LABELS[cc.trigger]
         why.add("1.9.1", msg("%(t)s: resolve it before the Defense rolls", t=label))

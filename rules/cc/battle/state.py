@@ -233,6 +233,8 @@ class BattleState:
     readings: BattleReadings = field(default_factory=BattleReadings)
     melee_rules: str = "core"  # melee.MeleeRules: core O16.4, stalingrad ST-7, pacific PA-19.2
     melee_hexes: tuple[str, ...] = ()  # Melee markers waiting for their turn [ST-7.2, PA-19.2]
+    urban_sniper: Faction | None = None  # who holds the Urban Sniper marker [ST-3.1]
+    urban_sniper_face: int = 2  # its face up: +2 or +4 [ST-3.1]
 
     def as_data(self) -> dict[str, Any]:
         return to_data(self)
