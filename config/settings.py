@@ -246,6 +246,8 @@ SPECTACULAR_SETTINGS = {
         "AttackTriggerEnum": "campaigns.cc.battle.fire.ATTACK_TRIGGER_VALUES",
         "ChitFaceEnum": "campaigns.cc.battle.chits.FACE_VALUES",
         "FireKindEnum": "campaigns.cc.battle.group.FIRE_KIND_VALUES",
+        "MeleeSideEnum": "campaigns.cc.battle.melee_cards.WHO_VALUES",
+        "CardNationEnum": "campaigns.cc.battle.melee.NATION_VALUES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -289,6 +289,7 @@ AMBUSH_HELP = msg(
     "also gives its FP once broken (“name; FP”) unless the counter table has it [A25]."
 )
 NATIONS = (("", msg("—")), *((n.value, words) for n, words in NATION_WORDS.items()))
+NATION_VALUES = [n.value for n in NATION_WORDS]
 UNITS_HELP = msg(
     "“name; current FP”, “boxed” for a boxed FP, “leader”, “vp N”; Weapons do not count. "
     "Tracked with every unit: its registry id. Locked before the first roll."

@@ -43,6 +43,7 @@ WHO_CHOICES = (
     ("inactive", msg("the player whose turn it is not")),
     ("active", msg("the player whose turn it is")),
 )
+WHO_VALUES = [value for value, _words in WHO_CHOICES if value]
 
 
 def who(inputs: Mapping[str, Any], name: str, context: Context) -> Faction | None:
