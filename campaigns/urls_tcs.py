@@ -19,6 +19,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/tcs/export.json", tcs.tcs_export, name="tcs-export"),
     path("campaigns/<int:pk>/tcs/readings/", tcs.tcs_readings, name="tcs-readings"),
     path("campaigns/<int:pk>/tcs/decisions/", tcs.tcs_decisions, name="tcs-decisions"),
+    path("campaigns/<int:pk>/tcs/charts/", tcs.tcs_charts_view, name="tcs-charts"),
     path("campaigns/<int:pk>/tcs/sides/<int:side_pk>/", tcs.tcs_side_view, name="tcs-side"),
     path(
         "campaigns/<int:pk>/tcs/sides/<int:side_pk>/sheets/new/",

@@ -131,6 +131,10 @@ FIRE_ROWS_SCHEMA = TableSchema(
 )
 
 
+FIRERS_HEADS = ("firers", "tiradores", "p_firers")
+"""The heading of the row of point-fire firing steps, in either language (and the data key)."""
+
+
 @dataclass(frozen=True)
 class FireColumn:
     label: str
@@ -154,7 +158,9 @@ class FireTable:
         """Validate user data; raises `TableDataError` naming every bad cell."""
         where = msg("Fire Table")
         if not isinstance(data, Mapping):
-            raise TableDataError([("", msg("the Fire Table has columns, rows and p_firers"))])
+            raise TableDataError(
+                [("", msg("the Fire Table has columns, rows and the firing steps of its columns"))]
+            )
         labels = data.get("columns")
         problems: list[tuple[str | Msg, Msg]] = []
         if not isinstance(labels, list) or not labels:
@@ -188,7 +194,7 @@ class FireTable:
             for k, v in p_firers.items()
         ):
             problems.append(
-                (where, msg("p_firers maps a column heading to a number of firing steps"))
+                (where, msg("the firers row gives a number of firing steps per column heading"))
             )
         problems.extend(FIRE_ROWS_SCHEMA.validate(data.get("rows")))
         if not problems:
@@ -207,7 +213,7 @@ class FireTable:
 
     @classmethod
     def from_csv(cls, text: str) -> FireTable:
-        """First line: "rolls" then the column headings; an optional "p_firers" line; then
+        """First line: "rolls" then the column headings; an optional "firers" line; then
         one line per row: the rolls and a cell per column."""
         lines = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
         if not lines:
@@ -217,7 +223,7 @@ class FireTable:
         rows = []
         for line in lines[1:]:
             head, cells = line[0].strip(), [_csv_cell(c) for c in line[1:]]
-            if head.lower() == "p_firers":
+            if head.lower() in FIRERS_HEADS:
                 p_firers = {lab: c for lab, c in zip(labels, cells, strict=False) if c != ""}
             else:
                 rows.append({"rolls": head, "cells": cells})

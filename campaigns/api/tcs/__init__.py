@@ -8,13 +8,15 @@ the same services, permission predicates and page forms.
   Defense, add and strike units, graphic);
 - `command`: the Command Phase steps;
 - `losses`: formations with morale and their corrections, losses, steps given back, the
-  opponent's choice [17.1.c].
+  opponent's choice [17.1.c];
+- `charts`: the operation's Morale, Fire, shift and AT Roll Tables (read, replace one).
 
 A side's op sheets, units, morale and Command Phase are visible to that side and a neutral
 game master, to everyone once revealed or once the operation is over; anything else answers
 404 and no error message names another side's secrets.
 """
 
+from campaigns.api.tcs.charts import ChartsViewSet
 from campaigns.api.tcs.command import CommandPhaseViewSet
 from campaigns.api.tcs.losses import DecisionViewSet, FormationViewSet, LossViewSet, UnitViewSet
 from campaigns.api.tcs.operations import OperationViewSet
@@ -32,3 +34,4 @@ def register(router) -> None:
     router.register("tcs/units", UnitViewSet, basename="api-tcs-unit")
     router.register("tcs/losses", LossViewSet, basename="api-tcs-loss")
     router.register("tcs/decisions", DecisionViewSet, basename="api-tcs-decision")
+    router.register("tcs/charts", ChartsViewSet, basename="api-tcs-charts")

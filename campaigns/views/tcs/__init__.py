@@ -6,6 +6,7 @@ A side's pages answer 404 to anyone who may not see its secrets; writes go throu
 screen; `campaigns/urls_tcs.py` routes to the names re-exported here.
 """
 
+from campaigns.views.tcs.charts import tcs_charts_view
 from campaigns.views.tcs.choices import tcs_decisions, tcs_readings
 from campaigns.views.tcs.command import tcs_command
 from campaigns.views.tcs.history import tcs_export, tcs_timeline_view
@@ -33,6 +34,7 @@ from campaigns.views.tcs.side import tcs_side_view
 
 __all__ = [
     "tcs_advance",
+    "tcs_charts_view",
     "tcs_command",
     "tcs_decisions",
     "tcs_end",
