@@ -65,9 +65,10 @@ class MoraleGrid(Grid):
     )
 
     def read_cell(self, text):
-        if parse_result(text) is None:
+        result = parse_result(text)
+        if result is None:
             raise CellError(_("a result: none, suppressed, paralyzed, syr or surrender"))
-        return parse_result(text).value
+        return result.value
 
     def pack(self, tables):
         t = tables["morale"]

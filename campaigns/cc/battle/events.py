@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from campaigns.cc.battle import melee_cards
-from campaigns.cc.battle.common import side_choices, unit_choices
+from campaigns.cc.battle.common import UNIT_ID, side_choices
 from campaigns.cc.battle.fields import Field
 from campaigns.cc.battle.spec import Context, Done, Odds, Procedure
 from rules.cc.battle import actions, clock, events, victory
@@ -42,14 +42,7 @@ Targets = dict[str, tuple[Unit, str | None]]
 """Each unit an Event may touch, by the name the rules know it by: the unit and its registry
 id (None when tracked lightly)."""
 
-UNIT = Field(
-    "unit",
-    msg("Registered unit"),
-    "choice",
-    required=False,
-    choices=lambda context: (("", msg("— not registered —")), *unit_choices(context)),
-    help=msg("When the battle is tracked with every unit; otherwise name the counter."),
-)
+UNIT = replace(UNIT_ID, name="unit")
 NAME = Field("name", msg("Which counter (tracks only)"), "text", required=False, max_length=80)
 OWNER = Field(
     "owner",
