@@ -35,6 +35,7 @@ from campaigns.models.rosters import (
 from campaigns.models.tcs import (
     CommandPhase,
     OpSheetRecord,
+    TcsCombat,
     TcsDecision,
     TcsFormation,
     TcsSide,
@@ -72,6 +73,7 @@ __all__ = [
     "SkirmishCorrection",
     "SkirmishEvent",
     "SkirmishSide",
+    "TcsCombat",
     "TcsDecision",
     "TcsFormation",
     "TcsSide",

@@ -58,6 +58,7 @@ STEPS = (1, 30)  # steps of a TCS unit
 STEPS_LOST = (0, 30)
 TURN = (0, 9_999)
 MORALE = (0, 99)  # a TCS battalion morale value
+UNIT_MORALE = (0, 20)  # a TCS counter's printed morale [17.2]
 TRACK_BOX_POINTS = (0, 3)  # a vehicle morale track box: 0 a circle, 1-3 a square [17.8.a]
 TRACK_BOXES_MAX = 60
 BATTLES_TO_PROMOTE = (1, 99)  # Parabellum house rule HR-2

@@ -91,6 +91,12 @@ class TcsSide(models.Model):
         validators=b.json_size(b.JSON_TABLES),
         help_text="COMMAND_PREP_SCHEMA records; empty: players enter thresholds off the chart.",
     )
+    artillery = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=b.json_size(b.JSON_TABLES),
+        help_text="Batteries and ammunition records [18.2, 24.6.c] (rules.tcs.artillery).",
+    )
 
     def __str__(self) -> str:
         return f"{self.side} (rating {self.rating})"
@@ -136,6 +142,21 @@ class TcsFormation(models.Model):
         return self.state.get("value") if self.morale != self.Morale.NONE else None
 
 
+class MoraleState(models.TextChoices):
+    """A unit's morale marker [17.3, 17.5] (values of `rules.tcs.morale_check.MoraleState`)."""
+
+    NORMAL = "normal", _("Good order")
+    SUPPRESSED = "suppressed", _("Suppressed")
+    PARALYZED = "paralyzed", _("Paralyzed")
+
+
+class Mode(models.TextChoices):
+    """Fire or Move mode [4.1] (values of `rules.tcs.morale_check.Mode`)."""
+
+    FIRE = "fire", _("Fire mode")
+    MOVE = "move", _("Move mode")
+
+
 class TcsUnit(models.Model):
     class Category(models.TextChoices):
         INFANTRY = "infantry", _("Infantry")
@@ -162,6 +183,26 @@ class TcsUnit(models.Model):
         "[{sheet, addition, mission}], to put it back if steps are given back.",
     )
     order = models.PositiveIntegerField(default=0, validators=b.between(b.COUNTER))
+    morale = models.PositiveSmallIntegerField(
+        _("printed morale"),
+        null=True,
+        blank=True,
+        validators=b.between(b.UNIT_MORALE),
+        help_text="As printed on the counter [17.2]; empty: typed at each check.",
+    )
+    morale_state = models.CharField(
+        _("morale state"), max_length=12, choices=MoraleState.choices, default=MoraleState.NORMAL
+    )
+    mode = models.CharField(_("mode"), max_length=6, choices=Mode.choices, default=Mode.FIRE)
+    dug_in = models.BooleanField(_("dug in"), default=False)
+    credited_to = models.ForeignKey(
+        TcsFormation,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The battalion whose box its elimination was counted in [17.1.a-c].",
+    )
 
     class Meta:
         ordering = ["side", "order", "id"]
@@ -342,3 +383,48 @@ class TcsDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status})"
+
+
+class TcsCombat(models.Model):
+    """One procedure resolved in the turn (fire, a morale check, an assault …): what was
+    entered, what the rules said, and what is still to apply.
+
+    A fire result on the other side's stack waits (`OPEN`) for that side to assign the step
+    losses and take the morale check it forces, because only the owner may see its units'
+    morale [1.5]; the firer sees the result, never the owner's totals.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("To apply by the target's owner")
+        APPLIED = "applied", _("Applied")
+        DONE = "done", _("Nothing to apply")
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="tcs_combats"
+    )
+    side = models.ForeignKey("campaigns.Side", on_delete=models.CASCADE, related_name="+")
+    target_side = models.ForeignKey(
+        "campaigns.Side", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    turn = models.IntegerField(default=0, validators=b.between(b.TURN))
+    kind = models.CharField(max_length=24)
+    rule = models.CharField(max_length=20)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DONE)
+    inputs = models.JSONField(default=dict, blank=True, validators=b.json_size(b.JSON_TABLES))
+    result = models.JSONField(default=dict, blank=True, validators=b.json_size(b.JSON_TABLES))
+    applied = models.JSONField(default=dict, blank=True, validators=b.json_size(b.JSON_TABLES))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "-id"]
+        indexes = [models.Index(fields=["campaign", "target_side", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.status})"
