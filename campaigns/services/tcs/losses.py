@@ -180,7 +180,7 @@ def tcs_losses_record(
             engine.oob.eliminate(unit.code)
             if unit.category != TcsUnit.Category.VEHICLE:
                 pending = _battalion_loss(engine, unit, candidates, combat, turn, outcome, logs)
-        unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions"])
+        unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions", "credited_to"])
         engine.save_sheets(turn.number)
         for tag, exp in logs:
             log_explanation(campaign, exp, actor=actor, private_to=side, tag=tag, turn=turn.number)
@@ -227,12 +227,13 @@ def _battalion_loss(engine, unit, candidates, combat, turn, outcome, logs):
                 % {"u": unit.code}
             }
         ) from exc
-    _credit(engine.formations[change.battalion], boxes, change, turn, logs)
+    _credit(engine.formations[change.battalion], unit, boxes, change, turn, logs)
     outcome["battalion"] = (change.battalion, change.before, change.after)
     return None
 
 
-def _credit(battalion: TcsFormation, boxes, change, turn, logs) -> None:
+def _credit(battalion: TcsFormation, unit: TcsUnit, boxes, change, turn, logs) -> None:
+    unit.credited_to = battalion  # so steps given back can take the loss off again
     save_formation(battalion, boxes[change.battalion].to_dict(), turn.number, "loss")
     logs.append(({"formation": battalion.pk}, change.explanation))
 
@@ -309,7 +310,8 @@ def tcs_decision_resolve(*, decision: TcsDecision, actor, choice: str) -> TcsDec
             raise rule_error(exc, "choice") from None
         turn = current_turn(campaign)
         logs: list[tuple[dict, Explanation]] = []
-        _credit(engine.formations[change.battalion], boxes, change, turn, logs)
+        _credit(engine.formations[change.battalion], decision.unit, boxes, change, turn, logs)
+        decision.unit.save(update_fields=["credited_to"])
         decision.status = TcsDecision.Status.RESOLVED
         decision.choice = choice
         decision.resolved_at = timezone.now()
