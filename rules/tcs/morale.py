@@ -114,6 +114,41 @@ def record_loss(
     return MoraleChange(morale.battalion, before, morale.value, exp)
 
 
+def battalion_loss_undone(
+    morale: BattalionMorale, category: UnitCategory, *, unit: str = ""
+) -> MoraleChange:
+    """Take a counted loss back off the box when the unit returns to play (steps given back
+    by correction): the reverse of `record_loss` [17.1.a]. A platoon takes 1 off; another
+    unit takes 1 off the count of others, and the value drops by 1 when that count passes
+    below a multiple of 3 (the third loss that raised it is gone). Never below 0 [17.1]."""
+    exp = Explanation()
+    before = morale.value
+    if category is UnitCategory.VEHICLE:
+        exp.add("17.8", msg("vehicle losses count for vehicle morale, not battalion morale"), 0)
+    elif category is UnitCategory.INFANTRY:
+        morale.value = max(0, morale.value - 1)
+        exp.add(
+            "17.1.a", msg("%(unit)s: infantry platoon back in play", unit=unit), morale.value - before
+        )
+    elif morale.other_losses == 0:
+        exp.add("17.1.a", msg("no non-infantry loss is counted in the box"), 0)
+    else:
+        third = morale.other_losses % 3 == 0
+        morale.other_losses -= 1
+        morale.value = max(0, morale.value - third)
+        exp.add(
+            "17.1.a",
+            msg(
+                "%(unit)s back in play: non-infantry losses now %(other_losses)s",
+                unit=unit,
+                other_losses=morale.other_losses,
+            ),
+            morale.value - before,
+        )
+    exp.add("17.1", msg("%(battalion)s battalion morale", battalion=morale.battalion), morale.value)
+    return MoraleChange(morale.battalion, before, morale.value, exp)
+
+
 def battalion_loss(
     unit: str,
     oob: OrderOfBattle,

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from rules.errors import RuleError
 from rules.explain import Explanation
-from rules.i18n import msg
-from rules.tcs.opsheet import OpSheet, OpSheetType, SheetStatus
+from rules.i18n import Msg, msg
+from rules.tcs import labels
+from rules.tcs.opsheet import EntryStatus, OpSheet, OpSheetType, SheetStatus
 from rules.tcs.units import OrderOfBattle, UnitCategory
 
 
@@ -52,3 +53,55 @@ def prepared_defense(
         platoons // 2,
     )
     return PreparedDefenseResult(dug_in, not_dug_in, minefields, exp)
+
+
+def keeps_dug_in(unit: str, sheets: Iterable[OpSheet], *, mode: str = "fire") -> Msg | None:
+    """Why a dug-in unit loses Dug In now, or None when it keeps it.
+
+    It loses it on changing to Move mode [6.16.c]; on starting preliminary instructions,
+    on becoming unassigned (struck, its sheet succeeded or failed, destroyed) or on being
+    assigned to a mission other than Prepared Defense [6.16.d]. An uncommitted reserve has
+    no mission, so it is not dug in either [6.14.b]. Pure: both the op-sheet services and
+    the unit-state service (mode changes) call it.
+    """
+    if mode != "fire":
+        return msg("changed to Move mode")
+    sheets = list(sheets)
+    for sheet in sheets:
+        entry = sheet.active(unit)
+        if entry is not None and sheet.status is SheetStatus.PRELIMS_ACTIVE:
+            return msg("started executing the preliminary instructions of %(id)s", id=sheet.id)
+    acting = [
+        (sheet, sheet.acting_mission(unit))
+        for sheet in sheets
+        if sheet.status is SheetStatus.IMPLEMENTED and sheet.active(unit) is not None
+    ]
+    if not acting:
+        return msg("unassigned")
+    for sheet, mission in acting:
+        if mission is None:
+            return msg("an uncommitted reserve on %(id)s", id=sheet.id)
+        if mission is not OpSheetType.PREPARED_DEFENSE:
+            return msg(
+                "assigned to a %(mission)s mission on %(id)s",
+                mission=labels.sheet_type(mission),
+                id=sheet.id,
+            )
+    return None
+
+
+def dug_in_losses(
+    dug_in: Iterable[str], sheets: Iterable[OpSheet], modes: dict[str, str] | None = None
+) -> tuple[dict[str, Msg], Explanation]:
+    """Every dug-in unit that loses the status now, with the reason [6.16.c-d]."""
+    sheets = list(sheets)
+    modes = modes or {}
+    exp = Explanation()
+    lost: dict[str, Msg] = {}
+    for unit in dug_in:
+        why = keeps_dug_in(unit, sheets, mode=modes.get(unit, "fire"))
+        if why is not None:
+            lost[unit] = why
+            rule = "6.16.c" if modes.get(unit, "fire") != "fire" else "6.16.d"
+            exp.add(rule, msg("%(unit)s is no longer dug in: %(why)s", unit=unit, why=why))
+    return lost, exp

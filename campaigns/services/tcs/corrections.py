@@ -21,7 +21,9 @@ from rules.errors import RuleError
 from rules.explain import Explanation
 from rules.i18n import msg, nmsg
 from rules.tcs import labels
+from rules.tcs.morale import BattalionMorale, battalion_loss_undone
 from rules.tcs.opsheet import EntryStatus, OpSheetType, check_assignment
+from rules.tcs.units import UnitCategory
 
 
 def tcs_morale_correct(*, formation: TcsFormation, actor, value: int, reason: str) -> TcsFormation:
@@ -133,7 +135,8 @@ def tcs_unit_restore(*, unit: TcsUnit, actor, steps: int, reason: str) -> TcsUni
     """Give back steps entered by mistake. A unit that was eliminated returns to play and,
     where the rules allow it, to the sheets it was on (not to a sheet that has ended, nor
     when 6.7.c forbids it; each case is logged). A battalion choice still awaited from the
-    opponent is cancelled. Morale is not recomputed: correct it separately (logged)."""
+    opponent is cancelled. The loss comes off the battalion box it was credited to
+    [17.1.a] (logged); a vehicle morale track is corrected separately."""
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Say why the steps are given back.")})
@@ -178,20 +181,43 @@ def tcs_unit_restore(*, unit: TcsUnit, actor, steps: int, reason: str) -> TcsUni
                 turn=turn.number,
             )
             _cancel_decisions(campaign, unit, actor)
-            log_private(
-                campaign,
-                unit.side,
-                actor,
-                _(
-                    "%(u)s is back in play. Morale is not recomputed: if its loss changed a "
-                    "battalion or vehicle morale value, correct that value with the reason."
-                )
-                % {"u": unit.code},
-                rule="17.1",
-                tag={"unit": unit.pk},
-            )
-        unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions"])
+            unit.restored["morale"] = _undo_battalion_loss(campaign, unit, actor, turn.number)
+        unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions", "credited_to"])
     return unit
+
+
+def _undo_battalion_loss(campaign, unit: TcsUnit, actor, turn: int) -> list[int] | None:
+    """Take the unit's loss back off the battalion box it was credited to [17.1.a]: returns
+    [before, after], or None when no box counted it (vehicles, a choice never made)."""
+    if unit.credited_to_id is None:
+        return None
+    formation = TcsFormation.objects.get(pk=unit.credited_to_id)
+    unit.credited_to = None
+    if formation.morale != TcsFormation.Morale.BATTALION:
+        return None
+    box = BattalionMorale.from_dict({"battalion": formation.code, **formation.state})
+    change = battalion_loss_undone(box, UnitCategory(unit.category), unit=unit.code)
+    save_formation(formation, box.to_dict(), turn, "correction")
+    log_explanation(
+        campaign,
+        change.explanation,
+        actor=actor,
+        private_to=unit.side,
+        tag={"unit": unit.pk, "formation": formation.pk},
+        turn=turn,
+    )
+    log_private(
+        campaign,
+        unit.side,
+        actor,
+        _("%(u)s is back in play: %(f)s battalion morale %(a)s → %(b)s.")
+        % {"u": unit.code, "f": formation.code, "a": change.before, "b": change.after},
+        rule="17.1.a",
+        kind=LogEntry.Kind.CORRECTION,
+        tag={"unit": unit.pk, "formation": formation.pk},
+        turn=turn,
+    )
+    return [change.before, change.after]
 
 
 def _cancel_decisions(campaign, unit: TcsUnit, actor) -> None:

@@ -56,10 +56,9 @@ def _nearest_list(nearest: str | Sequence[str] | None) -> list[str]:
     return [nearest] if isinstance(nearest, str) else list(dict.fromkeys(nearest))
 
 
-def _vehicle_losses(engine, unit, formation, steps, rolls, turn, options, outcome, logs):
+def _vehicle_losses(engine, formation, steps, dice, turn, options, outcome, logs):
     track = vehicle_track(engine, formation)
     before_status = {pk: s.status for pk, s in engine.sheets.items()}
-    dice = dice_for(rolls)
     try:
         result = vehicle_step_losses(
             track,
@@ -73,24 +72,23 @@ def _vehicle_losses(engine, unit, formation, steps, rolls, turn, options, outcom
         raise roll_needed(exc, "rolls") from None
     except RuleError as exc:
         raise rule_error(exc, "rolls" if isinstance(exc, DiceError) else "steps") from None
-    if isinstance(dice, EnteredDice) and dice.remaining:
-        # every die entered is applied exactly once: one left over is a mistake to correct
-        raise ValidationError(
-            {
-                "rolls": _(
-                    "%(n)s check roll(s) were needed [17.8.b] but %(m)s were entered: enter "
-                    "exactly the dice rolled at the table."
-                )
-                % {"n": len(result.checks), "m": len(rolls or [])}
-            }
-        )
     save_formation(formation, track_state(track), turn.number, "loss")
-    outcome["failed"] = result.failed
-    outcome["checks"] = [c.value for c in result.checks]
+    outcome["failed"] = outcome.get("failed", False) or result.failed
+    outcome.setdefault("checks", []).extend(c.value for c in result.checks)
     logs.append(({"formation": formation.pk}, result.explanation))
-    outcome["sheets_failed"] = [
+    outcome.setdefault("sheets_failed", []).extend(
         r.pk for r in engine.records if engine.sheets[r.pk].status != before_status[r.pk]
-    ]
+    )
+
+
+def _on_track(unit: TcsUnit) -> bool:
+    """A vehicle whose losses fill its formation's vehicle morale track [17.8.a]."""
+    formation = unit.formation
+    return (
+        unit.category == TcsUnit.Category.VEHICLE
+        and formation is not None
+        and formation.morale == TcsFormation.Morale.VEHICLE
+    )
 
 
 def _left_additions(engine: SideEngine, code: str) -> list[dict[str, Any]]:
@@ -147,58 +145,94 @@ def tcs_losses_record(
             raise ValidationError(
                 {"steps": _("%(u)s has %(n)s steps left.") % {"u": unit.code, "n": unit.steps_left}}
             )
-        turn = current_turn(campaign)
-        outcome: dict[str, Any] = {"eliminated": False, "failed": False}
-        logs: list[tuple[dict, Explanation]] = []
-        intro = Explanation()
-        unit.steps_lost += steps
-        intro.add(
-            "10.0",
-            nmsg("%(u)s loses %(n)s step", "%(u)s loses %(n)s steps", steps, u=unit.code),
-            unit.steps_left,
-        )
-        logs.append(({"unit": unit.pk}, intro))
-        formation = unit.formation
-        if (
-            unit.category == TcsUnit.Category.VEHICLE
-            and formation
-            and formation.morale == TcsFormation.Morale.VEHICLE
-        ):
-            _vehicle_losses(
-                engine, unit, formation, steps, rolls, turn, options_for(campaign), outcome, logs
-            )
-        elif rolls:
+        if rolls and not _on_track(unit):
             raise ValidationError(
                 {"rolls": _("Only vehicle losses in a vehicle-morale formation need dice.")}
             )
-        pending = None
-        if unit.steps_left == 0:
-            unit.eliminated_turn = turn.number
-            unit.left_additions = _left_additions(engine, unit.code)
-            outcome["eliminated"] = True
-            eliminate(unit.code, engine.sheet_list)
-            engine.oob.eliminate(unit.code)
-            if unit.category != TcsUnit.Category.VEHICLE:
-                pending = _battalion_loss(engine, unit, candidates, combat, turn, outcome, logs)
-        unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions", "credited_to"])
-        engine.save_sheets(turn.number)
-        for tag, exp in logs:
-            log_explanation(campaign, exp, actor=actor, private_to=side, tag=tag, turn=turn.number)
-        for pk in outcome.get("sheets_failed", []):
-            log_private(
-                campaign,
-                side,
-                actor,
-                msg(
-                    "Op sheet %(s)s: %(status)s after the vehicle morale failure.",
-                    s=engine.record(pk).code,
-                    status=labels.sheet_state(engine.sheets[pk].status),
-                ),
-                rule="17.8.c",
-                tag={"sheet": pk},
+        dice = dice_for(rolls)
+        outcome = apply_losses(
+            campaign,
+            side,
+            engine,
+            unit,
+            actor=actor,
+            steps=steps,
+            combat=combat,
+            candidates=candidates,
+            dice=dice,
+        )
+        if isinstance(dice, EnteredDice) and dice.remaining:
+            # every die entered is applied exactly once: one left over is a mistake to correct
+            raise ValidationError(
+                {
+                    "rolls": _(
+                        "%(n)s check roll(s) were needed [17.8.b] but %(m)s were entered: "
+                        "enter exactly the dice rolled at the table."
+                    )
+                    % {"n": len(outcome.get("checks", [])), "m": len(rolls or [])}
+                }
             )
-        if pending is not None:
-            outcome["decision"] = _ask_opponent(campaign, side, unit, pending, combat, turn, actor)
+    return outcome
+
+
+def apply_losses(
+    campaign: Campaign,
+    side: Side,
+    engine: SideEngine,
+    unit: TcsUnit,
+    *,
+    actor,
+    steps: int,
+    combat: bool,
+    candidates: list[str],
+    dice,
+) -> dict[str, Any]:
+    """Steps off one unit of `engine` inside the caller's transaction [10.0], with what
+    follows: the vehicle track and its checks [17.8], elimination, the battalion box
+    [17.1.a–c] (or the opponent asked to choose), each step logged private to the side."""
+    turn = current_turn(campaign)
+    outcome: dict[str, Any] = {"eliminated": False, "failed": False}
+    logs: list[tuple[dict, Explanation]] = []
+    intro = Explanation()
+    unit.steps_lost += steps
+    intro.add(
+        "10.0",
+        nmsg("%(u)s loses %(n)s step", "%(u)s loses %(n)s steps", steps, u=unit.code),
+        unit.steps_left,
+    )
+    logs.append(({"unit": unit.pk}, intro))
+    if _on_track(unit):
+        _vehicle_losses(
+            engine, unit.formation, steps, dice, turn, options_for(campaign), outcome, logs
+        )
+    pending = None
+    if unit.steps_left == 0:
+        unit.eliminated_turn = turn.number
+        unit.left_additions = _left_additions(engine, unit.code)
+        outcome["eliminated"] = True
+        eliminate(unit.code, engine.sheet_list)
+        engine.oob.eliminate(unit.code)
+        if unit.category != TcsUnit.Category.VEHICLE:
+            pending = _battalion_loss(engine, unit, candidates, combat, turn, outcome, logs)
+    unit.save(update_fields=["steps_lost", "eliminated_turn", "left_additions", "credited_to"])
+    engine.save_sheets(turn.number)
+    for tag, exp in logs:
+        log_explanation(campaign, exp, actor=actor, private_to=side, tag=tag, turn=turn.number)
+    for pk in outcome.get("sheets_failed", []):
+        log_private(
+            campaign,
+            side,
+            actor,
+            msg(
+                "Op sheet %(s)s: %(status)s after the vehicle morale failure.",
+                s=engine.record(pk).code,
+                status=labels.sheet_state(engine.sheets[pk].status),
+            ),
+            rule="17.8.c",
+            tag={"sheet": pk},
+        )
+    if pending is not None:
+        outcome["decision"] = _ask_opponent(campaign, side, unit, pending, combat, turn, actor)
     return outcome
 
 
