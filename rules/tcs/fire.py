@@ -153,7 +153,7 @@ def _num(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def _band(bands: Sequence[Band] | None, value: int) -> Band | None:
+def find_band(bands: Sequence[Band] | None, value: int) -> Band | None:
     return next((b for b in bands or () if b.holds(value)), None)
 
 
@@ -224,7 +224,7 @@ def firing_value(firers: Sequence[Firer], exp: Explanation) -> int:
     return exp.add("11.0", msg("firing value"), total)
 
 
-def _place(table: FireTable, base: int, shifts: list[Shift], exp: Explanation) -> int | None:
+def place_column(table: FireTable, base: int, shifts: list[Shift], exp: Explanation) -> int | None:
     net = sum(s.value for s in shifts)
     for s in shifts:
         exp.add(s.rule, msg("shift: %(name)s", name=SHIFT_NAMES.get(s.name, s.name)), s.value)
@@ -249,7 +249,7 @@ def odds(table: FireTable, column: int | None) -> dict[Any, Fraction]:
     return out
 
 
-def _roll(
+def roll_cell(
     table: FireTable,
     column: int | None,
     dice: DiceSource | None,
@@ -310,11 +310,11 @@ def area_fire(
     posed = [t for t in hit if not t.on_vehicle]  # mounted units are ignored [11.3.b]
     if posed:
         column = "area_unspotted" if unspotted else "area"
-        shifts.append(_posture_shift(posed, terrain, charts, entered, column))
+        shifts.append(posture_shift(posed, terrain, charts, entered, column))
     shifts.append(_range_shift(firers, charts, entered))
     steps = sum(t.steps for t in hit)
     exp.add("11.3.e", msg("steps counted for stacking"), steps)
-    band = _band(charts.stacking, steps)
+    band = find_band(charts.stacking, steps)
     key = "unspotted_shift" if unspotted else "shift"
     shifts.append(
         Shift(
@@ -336,9 +336,9 @@ def area_fire(
     if road_movement:
         shifts.append(Shift("11.3.f", "road movement", 2))
     shifts.extend(Shift("11.3.f", name, v) for name, v in other)
-    column = _place(table, base, shifts, exp)
+    column = place_column(table, base, shifts, exp)
     chances = odds(table, column)
-    roll, cell = _roll(table, column, dice, msg("Fire Table (area fire)"), "11.0", exp)
+    roll, cell = roll_cell(table, column, dice, msg("Fire Table (area fire)"), "11.0", exp)
     check = cell not in (NO_EFFECT, None)
     if check:
         exp.add("17.0.b", msg("the hex checks morale"))
@@ -352,7 +352,7 @@ def area_fire(
     return result
 
 
-def _posture_shift(
+def posture_shift(
     targets: Sequence[TargetUnit], terrain: Terrain, charts: FireCharts, entered, column: str
 ) -> Shift:
     """The posture least favourable to the defender (the highest shift) [11.3.b, 12.1.a]."""
@@ -385,7 +385,7 @@ def _range_shift(firers: Sequence[Firer], charts: FireCharts, entered) -> Shift:
             if f.kind is FirerKind.INFANTRY
             else ("low_trajectory" if f.low_trajectory else "high_trajectory")
         )
-        band = _band((charts.area_range or {}).get(row), f.range)
+        band = find_band((charts.area_range or {}).get(row), f.range)
         values.append(
             chart_value(
                 f"range:{row}:{f.range}",
@@ -450,7 +450,7 @@ def point_fire(
             )
         )
     exp.add("12.0", msg("start on column %(label)s", label=table.columns[base].label), base)
-    shifts = [_posture_shift(targets, terrain, charts, entered, "point")]
+    shifts = [posture_shift(targets, terrain, charts, entered, "point")]
     values = []
     for f in firers:
         if f.printed_range is None:
@@ -475,7 +475,7 @@ def point_fire(
     shifts.append(Shift("12.1.b", "range", min(values)))
     diff = min(f.af for f in firers) - max(t.p_defense for t in targets)
     exp.add("12.1.c", msg("differential"), diff)
-    band = _band(charts.differential, diff)
+    band = find_band(charts.differential, diff)
     shifts.append(
         Shift(
             "12.1.c",
@@ -490,9 +490,9 @@ def point_fire(
         )
     )
     shifts.extend(Shift("12.1.d", name, v) for name, v in other)
-    column = _place(table, base, shifts, exp)
+    column = place_column(table, base, shifts, exp)
     chances = odds(table, column)
-    roll, cell = _roll(table, column, dice, msg("Fire Table (point fire)"), "12.0", exp)
+    roll, cell = roll_cell(table, column, dice, msg("Fire Table (point fire)"), "12.0", exp)
     kills = min(cell if isinstance(cell, int) else 0, sum(t.steps for t in targets))
     exp.add("12.2.e", msg("targets destroyed"), kills)
     exp.add("12.2.f", msg("point fire causes no morale check"))
