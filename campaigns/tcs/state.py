@@ -76,8 +76,12 @@ def restore_message(unit: TcsUnit) -> str:
             "It cannot return to %(s)s (ended, or 6.7.c): the log says why; add it to a sheet "
             "in the Command Phase if needed."
         ) % {"s": ", ".join(not_back)}
-    if back or not_back or unit.restored.get("eliminated"):
-        text += " " + _("Morale is not recomputed: correct it below if the loss changed it.")
+    morale = unit.restored.get("morale")
+    if morale:
+        text += " " + _("Battalion morale %(a)s → %(b)s [17.1.a].") % {
+            "a": morale[0],
+            "b": morale[1],
+        }
     return text
 
 

@@ -128,7 +128,9 @@ def battalion_loss_undone(
     elif category is UnitCategory.INFANTRY:
         morale.value = max(0, morale.value - 1)
         exp.add(
-            "17.1.a", msg("%(unit)s: infantry platoon back in play", unit=unit), morale.value - before
+            "17.1.a",
+            msg("%(unit)s, an infantry platoon, back in play: change to the value", unit=unit),
+            morale.value - before,
         )
     elif morale.other_losses == 0:
         exp.add("17.1.a", msg("no non-infantry loss is counted in the box"), 0)
@@ -139,7 +141,8 @@ def battalion_loss_undone(
         exp.add(
             "17.1.a",
             msg(
-                "%(unit)s back in play: non-infantry losses now %(other_losses)s",
+                "%(unit)s back in play (non-infantry losses now %(other_losses)s): "
+                "change to the value",
                 unit=unit,
                 other_losses=morale.other_losses,
             ),

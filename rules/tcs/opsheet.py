@@ -130,6 +130,7 @@ class OpSheet(Serializable):
     drawn_turn: int = 0
     pregame: bool = False
     preliminary_instructions: bool = False
+    reinforcement: bool = False  # written for reinforcements [6.13.e, 27.2.d-e]
     alternatives: dict[str, tuple[str, ...]] = field(default_factory=dict)
     check_groups: list[CheckGroup] = field(default_factory=list)
     additions: list[Addition] = field(default_factory=list)

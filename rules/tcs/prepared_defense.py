@@ -9,7 +9,7 @@ from rules.errors import RuleError
 from rules.explain import Explanation
 from rules.i18n import Msg, msg
 from rules.tcs import labels
-from rules.tcs.opsheet import EntryStatus, OpSheet, OpSheetType, SheetStatus
+from rules.tcs.opsheet import OpSheet, OpSheetType, SheetStatus
 from rules.tcs.units import OrderOfBattle, UnitCategory
 
 

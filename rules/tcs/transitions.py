@@ -184,3 +184,43 @@ def eliminate(unit: str, sheets: Iterable[OpSheet]) -> None:
             entry.status = EntryStatus.ELIMINATED
         for addition in sheet.pending_additions:
             addition.missions.pop(unit, None)
+
+
+def may_enter(units: Iterable[str], sheets: Iterable[OpSheet]) -> Explanation:
+    """Reinforcements enter the map only when on an implemented sheet or executing
+    preliminary instructions [6.13.e, 27.2.b]; refused naming every unit that is not."""
+    sheets = list(sheets)
+    exp = Explanation()
+    refused = []
+    for unit in units:
+        holder = next(
+            (
+                s
+                for s in sheets
+                if s.active(unit) is not None
+                and s.status in (SheetStatus.IMPLEMENTED, SheetStatus.PRELIMS_ACTIVE)
+            ),
+            None,
+        )
+        if holder is None:
+            refused.append(unit)
+            continue
+        exp.add(
+            "27.2.b",
+            msg(
+                "%(unit)s may enter: %(id)s is %(status)s",
+                unit=unit,
+                id=holder.id,
+                status=labels.sheet_state(holder.status),
+            ),
+        )
+    if refused:
+        raise RuleError(
+            msg(
+                "%(units)s may not enter the map: not on an implemented op sheet nor executing "
+                "preliminary instructions",
+                units=", ".join(refused),
+            ),
+            rule="27.2.b",
+        )
+    return exp

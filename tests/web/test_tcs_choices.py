@@ -147,7 +147,8 @@ def test_10_0_steps_given_back_put_the_unit_back_on_its_sheets(client, op, user)
         },
         follow=True,
     )
-    assert "1-123/1 is back on L" in response.text and "not recomputed" in response.text
+    assert "1-123/1 is back on L" in response.text
+    assert "Battalion morale 1 → 0 [17.1.a]" in response.text  # the platoon's loss taken off
     live.refresh_from_db()
     assert live.entries[0]["status"] == "active"
     assert not _unit("1-123/1").eliminated

@@ -15,7 +15,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from campaigns.api.tcs.common import body, checked, load, must_take_part, run
+from campaigns.api.tcs.common import body, checked, load, load_side, must_take_part, run
 from campaigns.api.tcs.requests import (
     TcsAdvanceSerializer,
     TcsConfirmSerializer,
@@ -26,6 +26,7 @@ from campaigns.api.tcs.serializers import (
     OpSheetSerializer,
     TcsOperationSerializer,
     TcsReadingsSerializer,
+    TcsReinforcementsSerializer,
     TcsTimelineSerializer,
 )
 from campaigns.models import Campaign
@@ -37,7 +38,9 @@ from campaigns.selectors.tcs import (
     tcs_timeline,
 )
 from campaigns.selectors.tcs_export import tcs_operation_export
+from campaigns.selectors.tcs_turn import tcs_turn_phases
 from campaigns.services import tcs as svc
+from campaigns.services.tcs.opsheets import tcs_reinforcements_enter
 from campaigns.tcs import forms as tf
 from campaigns.tcs import readings as tf_readings
 from rules.serial import to_data
@@ -75,6 +78,7 @@ def operation_data(request, campaign, viewer) -> dict:
         "recovery_due": bool(svc.recovery_due(campaign)),
         "decisions_to_make": decisions_to_make(campaign, viewer),
         "end_agreed": sorted(campaign.state.get(svc.END_AGREED, [])),
+        "phases": tcs_turn_phases(campaign, viewer).as_data(),
     }
 
 
@@ -154,6 +158,28 @@ class OperationViewSet(viewsets.GenericViewSet):
         campaign = self._take_part(request, pk)
         run(svc.tcs_operation_end_withdraw, campaign=campaign, actor=request.user)
         return _answer(request, pk)
+
+    @extend_schema(request=TcsReinforcementsSerializer, responses=TcsOperationSerializer)
+    @action(detail=True, methods=["post"])
+    def reinforcements(self, request, pk=None):
+        """Your reinforcements enter the map at the start of your Action Phase [27.2.a]; refused
+        for a unit not on an implemented sheet nor executing preliminary instructions
+        [6.13.e, 27.2.b]."""
+        self._take_part(request, pk)
+        data = TcsReinforcementsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        _campaign, _viewer, side = load_side(request, data.validated_data["side"], act=True)
+        if side.campaign_id != int(pk):
+            raise NotFound
+        units = run(
+            tcs_reinforcements_enter,
+            side=side,
+            actor=request.user,
+            units=data.validated_data["units"],
+        )
+        answer = _answer(request, pk)
+        answer.data["detail"] = _("Reinforcements enter the map: %(u)s.") % {"u": ", ".join(units)}
+        return answer
 
     @extend_schema(
         methods=["GET"], request=None, responses=TcsReadingsSerializer, operation_id="tcs_readings"

@@ -133,6 +133,7 @@ class OpSheetViewSet(viewsets.ReadOnlyModelViewSet):
             alternatives=form.alternatives,
             texts=form.texts(),
             graphic=form.upload(),
+            reinforcement=d.get("reinforcement", False),
         )
         text = _("Op sheet drawn. Only your side sees it.")
         return self._answer(record.pk, text, code=status.HTTP_201_CREATED)

@@ -37,6 +37,7 @@ from campaigns.services.tcs.engine import (
     track_state,
     vehicle_track,
 )
+from campaigns.services.tcs.opsheets import undig
 from campaigns.tcs.state import blockers_for, current_turn, options_for
 from rules.dice import D6, EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError
@@ -200,6 +201,7 @@ def tcs_phase_attempt(
                 exc, "roll" if exc.__class__.__name__ == "DiceError" else None
             ) from None
         step.save(result.explanation)
+        undig(step.engine, actor, step.turn.number)  # implemented or prelims [6.16.d]
         mark(phase, "attempted", [key])
         mark(phase, "outcomes", [{"sheet": record.pk, "outcome": result.outcome.value}])
         for other, units in result.released.items():
@@ -267,6 +269,7 @@ def tcs_phase_check_roll(
         except RuleError as exc:
             raise rule_error(exc, "roll") from None
         step.save(result.explanation)
+        undig(step.engine, actor, step.turn.number)  # a reserve given its order [6.16.d]
         mark(step.phase, "checked", [key])
     return result.success
 

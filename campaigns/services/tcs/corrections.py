@@ -213,7 +213,6 @@ def _undo_battalion_loss(campaign, unit: TcsUnit, actor, turn: int) -> list[int]
         _("%(u)s is back in play: %(f)s battalion morale %(a)s → %(b)s.")
         % {"u": unit.code, "f": formation.code, "a": change.before, "b": change.after},
         rule="17.1.a",
-        kind=LogEntry.Kind.CORRECTION,
         tag={"unit": unit.pk, "formation": formation.pk},
         turn=turn,
     )

@@ -14,7 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry, Side
-from campaigns.models.tcs import SHEET_TEXT_FIELDS, CommandPhase, OpSheetRecord, private_storage
+from campaigns.models.tcs import (
+    SHEET_TEXT_FIELDS,
+    CommandPhase,
+    OpSheetRecord,
+    TcsUnit,
+    private_storage,
+)
 from campaigns.services._base import append_log, lock_campaign
 from campaigns.services.tcs.common import (
     check_code,
@@ -29,6 +35,7 @@ from campaigns.services.tcs.common import (
 )
 from campaigns.services.tcs.engine import (
     PhaseStep,
+    SideEngine,
     current_phase,
     load_side,
     mark,
@@ -42,8 +49,11 @@ from rules.tcs import labels
 from rules.tcs.additions import add_units
 from rules.tcs.clock import Phase
 from rules.tcs.opsheet import OpSheetType, SheetStatus, draw_sheet
-from rules.tcs.prepared_defense import prepared_defense
-from rules.tcs.transitions import declare_failure, declare_success, strike_units
+from rules.tcs.prepared_defense import dug_in_losses, prepared_defense
+from rules.tcs.transitions import declare_failure, declare_success, may_enter, strike_units
+
+# sheet state key: written for reinforcements [6.13.e, 27.2.d-e]
+REINFORCEMENT = "reinforcement"
 
 
 def _log_on_sheet(campaign, side, actor, explanation, record: OpSheetRecord, turn: int) -> None:
@@ -88,8 +98,11 @@ def tcs_sheet_draw(
     pregame: bool | None = None,
     texts: Mapping[str, str] | None = None,
     graphic=None,
+    reinforcement: bool = False,
 ) -> OpSheetRecord:
-    """Draw an op sheet [6.8]. During set-up every sheet is drawn before play and starts
+    """Draw an op sheet [6.8]; `reinforcement`: written for reinforcements (before play it
+    is implemented at once like every set-up sheet [6.13.e, 27.2.d]; in play it earns
+    weighted turns normally [27.2.e]). During set-up every sheet is drawn before play and starts
     implemented [27.1.f]; in play it starts unimplemented, in Command Prep. `pregame` may
     only confirm that (None: decided by the operation's status), so no sheet can be left in
     set-up unimplemented, which would keep play from ever starting. Preliminary instructions
@@ -146,6 +159,8 @@ def tcs_sheet_draw(
         if not texts.get("time_drawn"):
             texts["time_drawn"] = turn.clock
         state = result.sheet.to_dict()
+        if reinforcement:
+            state[REINFORCEMENT] = True
         record = OpSheetRecord(
             campaign=campaign,
             side=side,
@@ -174,7 +189,66 @@ def tcs_sheet_draw(
             data={"tcs": {"sheet": record.pk}},
         )
         _log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
+        if reinforcement:
+            log_private(
+                campaign,
+                side,
+                actor,
+                _("Op sheet %(c)s is written for reinforcements; it was drawn %(when)s.")
+                % {
+                    "c": code,
+                    "when": _("before play: implemented at once")
+                    if pregame
+                    else _("in play: it earns weighted turns normally"),
+                },
+                rule="27.2.d" if pregame else "27.2.e",
+                kind=LogEntry.Kind.EVENT,
+                tag={"sheet": record.pk},
+                turn=turn.number,
+            )
     return record
+
+
+def is_reinforcement(record: OpSheetRecord) -> bool:
+    return bool(record.state.get(REINFORCEMENT))
+
+
+def tcs_reinforcements_enter(*, side: Side, actor, units: Iterable[str]) -> list[str]:
+    """Reinforcements placed at their map edge at the start of the side's Action Phase
+    [27.2.a]: each must be on an implemented sheet or executing preliminary instructions
+    [6.13.e, 27.2.b]; otherwise the whole entry is refused, naming the units. Logged."""
+    units = list(dict.fromkeys(str(u) for u in units))
+    if not units:
+        raise ValidationError({"units": _("Choose the arriving units.")})
+    with side_write(side, side.campaign_id, actor) as campaign:
+        if campaign.status != Campaign.Status.ACTIVE:
+            raise ValidationError(_("Start the operation first."))
+        side = Side.objects.get(pk=side.pk)
+        engine = load_side(campaign, side)
+        unknown = [u for u in units if u not in engine.units or engine.units[u].eliminated]
+        if unknown:
+            raise ValidationError(
+                {"units": _("Not a unit of this side in play: %(u)s.") % {"u": ", ".join(unknown)}}
+            )
+        try:
+            exp = may_enter(units, engine.sheet_list)
+        except RuleError as exc:
+            raise rule_error(exc, "units") from None
+        turn = current_turn(campaign)
+        log_private(
+            campaign,
+            side,
+            actor,
+            _("Reinforcements enter the map: %(u)s.") % {"u": ", ".join(units)},
+            rule="27.2.a",
+            kind=LogEntry.Kind.EVENT,
+            tag={"units": units},
+            turn=turn.number,
+        )
+        log_explanation(
+            campaign, exp, actor=actor, private_to=side, tag={"units": units}, turn=turn.number
+        )
+    return units
 
 
 def own_sheet(sheet: OpSheetRecord) -> OpSheetRecord:
@@ -274,6 +348,7 @@ def tcs_sheet_declare_success(
         except RuleError as exc:
             raise rule_error(exc, "units" if units else None) from None
         step.save(result.explanation)
+        undig(step.engine, actor, step.turn.number)
         mark(step.phase, "successes", [step.record.pk])
     return step.record
 
@@ -306,6 +381,7 @@ def tcs_sheet_declare_failure(
             raise rule_error(exc, "units" if units else None) from None
         engine.save_sheets(turn.number)
         _log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
+        undig(engine, actor, turn.number)
     return record
 
 
@@ -403,11 +479,37 @@ def tcs_sheet_strike_units(*, sheet: OpSheetRecord, actor, units: list[str]) -> 
         except RuleError as exc:
             raise rule_error(exc, "units") from None
         step.save(result.explanation)
+        undig(step.engine, actor, step.turn.number)
         mark(step.phase, "struck", [{"sheet": step.record.pk, "units": list(units)}])
     return step.record
 
 
 # --- Prepared Defense [6.16, 21.1] ----------------------------------------------------------
+
+
+def undig(engine: SideEngine, actor, turn: int) -> list[str]:
+    """After a sheet changed: every dug-in unit of the side that is now unassigned, on
+    another mission, executing preliminary instructions or in Move mode loses Dug In, each
+    loss logged privately [6.16.c-d]. Returns the units."""
+    dug = [u for u in engine.units.values() if u.dug_in and not u.eliminated]
+    if not dug:
+        return []
+    lost, exp = dug_in_losses(
+        [u.code for u in dug], engine.sheet_list, {u.code: u.mode for u in dug}
+    )
+    if lost:
+        TcsUnit.objects.filter(side=engine.side, code__in=list(lost)).update(dug_in=False)
+        for code in lost:
+            engine.units[code].dug_in = False
+        log_explanation(
+            engine.campaign,
+            exp,
+            actor=actor,
+            private_to=engine.side,
+            tag={"units": sorted(lost)},
+            turn=turn,
+        )
+    return list(lost)
 
 
 def tcs_sheet_prepared_defense(
@@ -452,6 +554,7 @@ def tcs_sheet_prepared_defense(
         }
         record.prepared_defense = [*record.prepared_defense, done]
         record.save(update_fields=["prepared_defense", "updated_at"])
+        TcsUnit.objects.filter(side=record.side, code__in=result.dug_in).update(dug_in=True)
         _log_on_sheet(campaign, record.side, actor, result.explanation, record, turn.number)
         if result.minefields:
             log_private(

@@ -75,6 +75,14 @@ class SheetDrawForm(SheetTextsForm):
     code = forms.CharField(
         label=_("Sheet label"), max_length=40, help_text=_("e.g. A1 or “Hill 110”")
     )
+    reinforcement = forms.BooleanField(
+        label=_("Written for reinforcements [6.13.e]"),
+        required=False,
+        help_text=_(
+            "Before play it is implemented at once [27.2.d]; in play it earns weighted turns "
+            "normally [27.2.e]."
+        ),
+    )
 
     class Meta(SheetTextsForm.Meta):
         pass

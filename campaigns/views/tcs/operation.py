@@ -19,6 +19,7 @@ from campaigns.selectors.tcs import (
     operation_waiting,
     tcs_operation,
 )
+from campaigns.selectors.tcs_turn import tcs_turn_phases
 from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
 from campaigns.views.common import form_errors
@@ -62,6 +63,7 @@ def tcs_operation_view(request, pk: int):
             "decisions": decisions_to_make(campaign, viewer),
             "waiting": operation_waiting(campaign, viewer, op),
             "end_agreed": [sv.side for sv in op.sides if sv.side.pk in agreed],
+            "phases": tcs_turn_phases(campaign, viewer),
         },
     )
 

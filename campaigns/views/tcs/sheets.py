@@ -66,6 +66,7 @@ def tcs_sheet_new(request, pk: int, side_pk: int):
                 alternatives=form.alternatives,
                 texts=form.texts(),
                 graphic=form.upload(),
+                reinforcement=d.get("reinforcement", False),
             )
         except ValidationError as exc:
             form_errors(form, exc)
