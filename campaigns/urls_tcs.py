@@ -27,6 +27,16 @@ urlpatterns = [
         name="tcs-sheet-new",
     ),
     path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/resolve/",
+        tcs.tcs_resolve,
+        name="tcs-resolve",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/resolve/preview/",
+        tcs.tcs_fire_preview,
+        name="tcs-fire-preview",
+    ),
+    path(
         "campaigns/<int:pk>/tcs/sides/<int:side_pk>/command/",
         tcs.tcs_command,
         name="tcs-command",

@@ -248,6 +248,10 @@ SPECTACULAR_SETTINGS = {
         "FireKindEnum": "campaigns.cc.battle.group.FIRE_KIND_VALUES",
         "MeleeSideEnum": "campaigns.cc.battle.melee_cards.WHO_VALUES",
         "CardNationEnum": "campaigns.cc.battle.melee.NATION_VALUES",
+        "DiceModeEnum": "campaigns.api.tcs.combat.DICE_VALUES",
+        "TargetTerrainEnum": "campaigns.api.tcs.combat.TERRAIN_VALUES",
+        "CcTerrainEnum": "campaigns.cc.battle.defense.TERRAIN_VALUES",
+        "DiceChoiceEnum": "campaigns.tcs.forms.setup.DICE_CHOICES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

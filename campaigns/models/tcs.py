@@ -146,8 +146,8 @@ class MoraleState(models.TextChoices):
     """A unit's morale marker [17.3, 17.5] (values of `rules.tcs.morale_check.MoraleState`)."""
 
     NORMAL = "normal", _("Good order")
-    SUPPRESSED = "suppressed", _("Suppressed")
-    PARALYZED = "paralyzed", _("Paralyzed")
+    SUPPRESSED = "suppressed", _("Suppressed (17.3)")
+    PARALYZED = "paralyzed", _("Paralyzed (17.5)")
 
 
 class Mode(models.TextChoices):

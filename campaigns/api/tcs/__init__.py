@@ -9,7 +9,9 @@ the same services, permission predicates and page forms.
 - `command`: the Command Phase steps;
 - `losses`: formations with morale and their corrections, losses, steps given back, the
   opponent's choice [17.1.c];
-- `charts`: the operation's Morale, Fire, shift and AT Roll Tables (read, replace one).
+- `charts`: the operation's Morale, Fire, shift and AT Roll Tables (read, replace one);
+- `combat`: fire with its preview, fire results applied by the target's owner, morale
+  checks, recovery (a side's resolve panel) and the procedures resolved so far.
 
 A side's op sheets, units, morale and Command Phase are visible to that side and a neutral
 game master, to everyone once revealed or once the operation is over; anything else answers
@@ -17,6 +19,7 @@ game master, to everyone once revealed or once the operation is over; anything e
 """
 
 from campaigns.api.tcs.charts import ChartsViewSet
+from campaigns.api.tcs.combat import CombatViewSet, ResolveViewSet
 from campaigns.api.tcs.command import CommandPhaseViewSet
 from campaigns.api.tcs.losses import DecisionViewSet, FormationViewSet, LossViewSet, UnitViewSet
 from campaigns.api.tcs.operations import OperationViewSet
@@ -35,3 +38,5 @@ def register(router) -> None:
     router.register("tcs/losses", LossViewSet, basename="api-tcs-loss")
     router.register("tcs/decisions", DecisionViewSet, basename="api-tcs-decision")
     router.register("tcs/charts", ChartsViewSet, basename="api-tcs-charts")
+    router.register("tcs/resolve", ResolveViewSet, basename="api-tcs-resolve")
+    router.register("tcs/combats", CombatViewSet, basename="api-tcs-combat")

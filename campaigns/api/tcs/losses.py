@@ -26,6 +26,7 @@ from campaigns.api.tcs.requests import (
     TcsDecisionResolveSerializer,
     TcsLossSerializer,
     TcsRestoreSerializer,
+    TcsUnitStateSerializer,
 )
 from campaigns.api.tcs.serializers import (
     FormationSerializer,
@@ -131,6 +132,28 @@ class UnitViewSet(viewsets.GenericViewSet):
             reason=d["reason"],
         )
         return _unit_answer(unit.pk, restore_message(unit), unit.restored)
+
+    @extend_schema(request=TcsUnitStateSerializer, responses=TcsUnitActionSerializer)
+    @action(detail=True, methods=["post"])
+    def state(self, request, pk=None):
+        """A unit's mode (Move mode ends Dug In [6.16.c]), printed morale [17.2], or its
+        marker corrected with a `reason`."""
+        _campaign, _side, unit = _unit(request, pk)
+        data = body(request)
+        if isinstance(data, dict):
+            data["unit"] = str(unit.pk)
+        form = tf.UnitStateForm([unit], data)
+        d = checked(form)
+        unit = run(
+            svc.tcs_unit_state,
+            unit=unit,
+            actor=request.user,
+            mode=d.get("mode") or None,
+            morale=d.get("morale"),
+            morale_state=d.get("morale_state") or None,
+            reason=d.get("reason", ""),
+        )
+        return _unit_answer(unit.pk, _("%(u)s updated.") % {"u": unit.code})
 
 
 class LossViewSet(viewsets.GenericViewSet):

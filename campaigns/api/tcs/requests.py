@@ -79,6 +79,9 @@ class TcsUnitCreateSerializer(serializers.Serializer):
         help_text=_("infantry, heavy_weapon, vehicle or transport (the unit categories).")
     )
     steps = serializers.IntegerField(min_value=1, max_value=30)
+    morale = serializers.IntegerField(
+        required=False, min_value=0, max_value=20, help_text=_("Its printed morale [17.2].")
+    )
 
 
 class TcsCsvImportSerializer(serializers.Serializer):
@@ -111,6 +114,9 @@ class TcsSheetDrawSerializer(TcsSheetTextsSerializer):
     )
     reserves = serializers.ListField(
         child=serializers.CharField(), required=False, help_text=_("Unit ids held in reserve.")
+    )
+    reinforcement = serializers.BooleanField(
+        required=False, help_text=_("Written for reinforcements [6.13.e, 27.2.d-e].")
     )
 
 
@@ -211,3 +217,14 @@ class TcsDecisionResolveSerializer(serializers.Serializer):
 
 class TcsSeatSerializer(serializers.Serializer):
     username = serializers.CharField()
+
+
+class TcsUnitStateSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["fire", "move"], required=False)
+    morale = serializers.IntegerField(required=False, min_value=0, max_value=20)
+    morale_state = serializers.ChoiceField(
+        choices=["normal", "suppressed", "paralyzed"], required=False
+    )
+    reason = serializers.CharField(
+        required=False, help_text=_("Why the marker is corrected (needed to change it).")
+    )

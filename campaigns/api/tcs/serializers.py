@@ -64,7 +64,18 @@ class TcsSheetActionSerializer(serializers.Serializer):
 class UnitSerializer(serializers.ModelSerializer):
     class Meta:
         model = TcsUnit
-        fields = ["id", "code", "category", "steps", "steps_lost", "eliminated_turn"]
+        fields = [
+            "id",
+            "code",
+            "category",
+            "steps",
+            "steps_lost",
+            "eliminated_turn",
+            "dug_in",
+            "morale",
+            "morale_state",
+            "mode",
+        ]
 
 
 class FormationSerializer(serializers.ModelSerializer):
@@ -150,6 +161,35 @@ class TcsSideSummarySerializer(serializers.Serializer):
     sheets = OpSheetSerializer(many=True, help_text=_("Only the sheets you may read."))
 
 
+class TcsPhaseRowSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    rules = serializers.CharField()
+    status = serializers.ChoiceField(choices=["done", "now", "next"])
+    status_label = serializers.CharField()
+    side_id = serializers.IntegerField(allow_null=True)
+    steps = serializers.ListField(child=serializers.CharField())
+
+
+class TcsReinforcementsSerializer(serializers.Serializer):
+    side = serializers.IntegerField(help_text=_("Your side's id."))
+    units = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        help_text=_(
+            "Arriving units: each on an implemented sheet or executing preliminary "
+            "instructions [27.2.b]."
+        ),
+    )
+
+
+class TcsTurnPhasesSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    clock = serializers.CharField()
+    light = serializers.CharField()
+    phases = TcsPhaseRowSerializer(many=True)
+    next_text = serializers.CharField()
+
+
 class TcsOperationSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -160,6 +200,9 @@ class TcsOperationSerializer(serializers.Serializer):
     recovery_due = serializers.BooleanField()
     decisions_to_make = serializers.IntegerField()
     end_agreed = serializers.ListField(child=serializers.IntegerField())
+    phases = TcsTurnPhasesSerializer(
+        help_text=_("The turn's Sequence of Play [2.0]: each phase done, now or next.")
+    )
 
 
 class TcsSideDetailSerializer(serializers.Serializer):

@@ -140,6 +140,7 @@ class SideViewSet(viewsets.GenericViewSet):
             formation=form.formations.get(d["formation"]),
             category=d["category"],
             steps=d["steps"],
+            morale=d["morale"],
         )
         return _done(request, pk, _("Unit added."), status.HTTP_201_CREATED)
 

@@ -46,6 +46,7 @@ from rules.explain import Explanation
 from rules.i18n import msg
 
 TERRAINS = tuple((t.value, TERRAIN_WORDS[t]) for t in Terrain)
+TERRAIN_VALUES = [t.value for t in Terrain]
 FORTIFICATIONS = (
     ("", msg("none")),
     *((f.value, FORTIFICATION_WORDS[f]) for f in (*FORTIFICATION_COVER, Fortification.WIRE)),

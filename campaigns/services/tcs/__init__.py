@@ -9,7 +9,9 @@ Modules: `common` (clock, readings in force, lock and permissions, log), `engine
 as the engine sees it; the Command Phase step frame), `operations` (operation, sides, order
 of battle, CSV), `turns` (start, next turn, end), `opsheets` (draw, edit, reveal, declare,
 add and strike units, Prepared Defense), `command_phase`, `losses` (losses, morale, the
-opponent's 17.1.c choice, corrections), `readings` (the operation's TcsOptions).
+opponent's 17.1.c choice, corrections), `readings` (the operation's TcsOptions), `fire`
+(area and point fire, AT rolls on the operation's charts), `combat` (morale checks,
+recovery, a fire result applied by the target's owner, a unit's mode and marker).
 
 No state a player can reach stalls the operation: every sheet can be corrected, deleted
 (while it never took effect) or ended, an end proposal can be agreed to or withdrawn, and
@@ -17,6 +19,13 @@ the selectors say what the operation waits for and from whom
 (`campaigns.selectors.tcs.operation_waiting`).
 """
 
+from campaigns.services.tcs.combat import (
+    Check,
+    tcs_fire_apply,
+    tcs_morale_check,
+    tcs_recover,
+    tcs_unit_state,
+)
 from campaigns.services.tcs.command_phase import (
     phase_blockers,
     tcs_phase_attempt,
@@ -35,6 +44,7 @@ from campaigns.services.tcs.common import (
 )
 from campaigns.services.tcs.corrections import tcs_morale_correct, tcs_unit_restore
 from campaigns.services.tcs.engine import SideEngine, load_side
+from campaigns.services.tcs.fire import FireOrder, tcs_fire_resolve
 from campaigns.services.tcs.losses import tcs_decision_resolve, tcs_losses_record
 from campaigns.services.tcs.operations import (
     CSV_COLUMNS,
@@ -48,6 +58,7 @@ from campaigns.services.tcs.operations import (
 )
 from campaigns.services.tcs.opsheets import (
     SHEET_TEXT_FIELDS,
+    tcs_reinforcements_enter,
     tcs_sheet_add_units,
     tcs_sheet_declare_failure,
     tcs_sheet_declare_success,
@@ -84,6 +95,8 @@ __all__ = [
     "MAX_RATING",
     "OPTION_RULES",
     "SHEET_TEXT_FIELDS",
+    "Check",
+    "FireOrder",
     "SideEngine",
     "blockers_for",
     "current_turn",
@@ -98,8 +111,11 @@ __all__ = [
     "sheet_deletable",
     "sheet_implementable",
     "tcs_decision_resolve",
+    "tcs_fire_apply",
+    "tcs_fire_resolve",
     "tcs_formation_add",
     "tcs_losses_record",
+    "tcs_morale_check",
     "tcs_morale_correct",
     "tcs_oob_import",
     "tcs_operation_create",
@@ -115,6 +131,8 @@ __all__ = [
     "tcs_phase_open",
     "tcs_phase_recovery",
     "tcs_phase_weighted_turns",
+    "tcs_recover",
+    "tcs_reinforcements_enter",
     "tcs_sheet_add_units",
     "tcs_sheet_declare_failure",
     "tcs_sheet_declare_success",
@@ -129,4 +147,5 @@ __all__ = [
     "tcs_turn_advance",
     "tcs_unit_add",
     "tcs_unit_restore",
+    "tcs_unit_state",
 ]

@@ -261,13 +261,14 @@ def _battalion_loss(engine, unit, candidates, combat, turn, outcome, logs):
                 % {"u": unit.code}
             }
         ) from exc
-    _credit(engine.formations[change.battalion], unit, boxes, change, turn, logs)
+    _credit(engine.formations[change.battalion], unit, boxes, change, turn, logs, combat)
     outcome["battalion"] = (change.battalion, change.before, change.after)
     return None
 
 
-def _credit(battalion: TcsFormation, unit: TcsUnit, boxes, change, turn, logs) -> None:
-    unit.credited_to = battalion  # so steps given back can take the loss off again
+def _credit(battalion: TcsFormation, unit: TcsUnit, boxes, change, turn, logs, combat) -> None:
+    if combat:  # only a counted loss is taken off again when steps are given back
+        unit.credited_to = battalion
     save_formation(battalion, boxes[change.battalion].to_dict(), turn.number, "loss")
     logs.append(({"formation": battalion.pk}, change.explanation))
 
@@ -344,7 +345,15 @@ def tcs_decision_resolve(*, decision: TcsDecision, actor, choice: str) -> TcsDec
             raise rule_error(exc, "choice") from None
         turn = current_turn(campaign)
         logs: list[tuple[dict, Explanation]] = []
-        _credit(engine.formations[change.battalion], decision.unit, boxes, change, turn, logs)
+        _credit(
+            engine.formations[change.battalion],
+            decision.unit,
+            boxes,
+            change,
+            turn,
+            logs,
+            decision.combat,
+        )
         decision.unit.save(update_fields=["credited_to"])
         decision.status = TcsDecision.Status.RESOLVED
         decision.choice = choice

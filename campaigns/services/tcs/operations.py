@@ -211,8 +211,15 @@ def _add_formation(campaign, side, *, code, name, morale, is_battalion, track, s
     )
 
 
-def _add_unit(campaign, side, *, code, formation, category, steps, order):
+def _add_unit(campaign, side, *, code, formation, category, steps, order, morale=None):
     code = check_code(code, "code")
+    if morale is not None and not bounds.in_range(morale, bounds.UNIT_MORALE):
+        raise ValidationError(
+            {
+                "morale": _("A printed morale is %(lo)s to %(hi)s.")
+                % {"lo": bounds.UNIT_MORALE[0], "hi": bounds.UNIT_MORALE[1]}
+            }
+        )
     if category not in TcsUnit.Category.values:
         raise ValidationError(
             {"category": _("Choose infantry, heavy weapon, vehicle or transport.")}
@@ -244,6 +251,7 @@ def _add_unit(campaign, side, *, code, formation, category, steps, order):
         category=category,
         steps=steps,
         order=order,
+        morale=morale,
     )
 
 
@@ -300,8 +308,10 @@ def tcs_unit_add(
     formation: TcsFormation | None,
     category: str,
     steps: int,
+    morale: int | None = None,
 ) -> TcsUnit:
-    fields = {"formation": formation, "category": category, "steps": steps}
+    """One unit; `morale` is its printed morale [17.2] (empty: typed at each check)."""
+    fields = {"formation": formation, "category": category, "steps": steps, "morale": morale}
     return _oob_add(
         side, actor, _add_unit, lambda c: msg("unit %(c)s added", c=c), code=code, **fields
     )
@@ -340,6 +350,7 @@ def _csv_row(campaign, side, row, formations, orders, added) -> None:
         if fcode and fcode not in formations:
             raise ValidationError({"formation": _("unknown formation %(f)s") % {"f": fcode}})
         steps = _whole(row.get("steps", ""), "steps")
+        morale = row.get("morale", "").strip()
         _add_unit(
             campaign,
             side,
@@ -348,6 +359,7 @@ def _csv_row(campaign, side, row, formations, orders, added) -> None:
             category=row.get("category", ""),
             steps=steps,
             order=orders[1],
+            morale=_whole(morale, "morale") if morale else None,
         )
         orders[1] += 1
         added[1] += 1

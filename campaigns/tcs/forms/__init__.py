@@ -1,6 +1,14 @@
 """Forms for TCS operations, one module per concern (set-up, op sheets, the turn); the
 views and the API read them all from here as `tf.<Form>`."""
 
+from campaigns.tcs.forms.combat import (  # noqa: F401
+    ArriveForm,
+    FireApplyForm,
+    FireForm,
+    MoraleCheckForm,
+    RecoverForm,
+    UnitStateForm,
+)
 from campaigns.tcs.forms.setup import (  # noqa: F401
     DICE_CHOICES,
     LIGHT_CHOICES,

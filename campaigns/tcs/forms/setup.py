@@ -142,6 +142,12 @@ class UnitForm(forms.Form):
     formation = forms.ChoiceField(label=_("Formation"), required=False)
     category = forms.ChoiceField(label=_("Category"), choices=TcsUnit.Category.choices)
     steps = forms.IntegerField(label=_("Steps"), initial=5, **b.form_range(b.STEPS))
+    morale = forms.IntegerField(
+        label=_("Printed morale"),
+        required=False,
+        help_text=_("As printed on the counter, for its morale checks [17.2]."),
+        **b.form_range(b.UNIT_MORALE),
+    )
 
     def __init__(self, formations, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -162,7 +168,7 @@ class CsvImportForm(forms.Form):
             "Columns: type,id,name,formation,category,steps,morale,battalion,track. "
             "“formation” rows: morale battalion/vehicle/none, battalion yes/no, track like 0 1 1, "
             "steps = starting battalion morale. “unit” rows: formation id, category "
-            "infantry/heavy_weapon/vehicle/transport, steps."
+            "infantry/heavy_weapon/vehicle/transport, steps, morale = its printed morale."
         ),
     )
 

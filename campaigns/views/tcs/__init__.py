@@ -18,6 +18,7 @@ from campaigns.views.tcs.operation import (
     tcs_operation_view,
     tcs_start,
 )
+from campaigns.views.tcs.resolve import tcs_fire_preview, tcs_resolve
 from campaigns.views.tcs.sheets import (
     tcs_sheet_defense,
     tcs_sheet_delete,
@@ -40,9 +41,11 @@ __all__ = [
     "tcs_end",
     "tcs_end_withdraw",
     "tcs_export",
+    "tcs_fire_preview",
     "tcs_new",
     "tcs_operation_view",
     "tcs_readings",
+    "tcs_resolve",
     "tcs_sheet_defense",
     "tcs_sheet_delete",
     "tcs_sheet_edit",

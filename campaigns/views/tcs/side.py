@@ -107,6 +107,7 @@ def _side_action(request, action: str, form, side: Side) -> str:
             formation=form.formations.get(d["formation"]),
             category=d["category"],
             steps=d["steps"],
+            morale=d["morale"],
         )
         return _("Unit added.")
     if action == "import":
