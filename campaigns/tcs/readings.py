@@ -94,6 +94,48 @@ READINGS = {
             "2.5; ⅓ of 4 = 1.33 → 1. Up: always round up."
         ),
     ),
+    "move_defense_units_unassigned_for_morale": (
+        _("Units on Move and defensive sheets take the unassigned +2"),
+        "6.3, 6.3.b",
+        _(
+            "6.3 says units on Move and defensive sheets are “treated as unassigned units "
+            "executing preliminary instructions”; taken for morale, a Prepared Defense could "
+            "never dig in (6.3.a against 6.16). Off: they are assigned for morale (the "
+            "sentence is read for movement, 6.3.c). On: they take +2 on the Morale Table."
+        ),
+    ),
+    "breach_needs_every_unit": (
+        _("A breach needs every breaching unit fit"),
+        "21.3.c",
+        _(
+            "“The unit or units” still in the hex, neither Suppressed nor Paralyzed, place the "
+            "Breach. Off: one fit unit is enough. On: every breaching unit must be fit."
+        ),
+    ),
+    "battalion_fire_per_battery": (
+        _("Battalion fire costs one volley per battery"),
+        "18.2.c, 18.5.b, A 27",
+        _(
+            "18.2.c prices a battalion marker at 3 battery volleys; 18.5.b says all the "
+            "battalion's batteries fire and spend. Off: 3 volleys. On: one per battery firing."
+        ),
+    ),
+    "artillery_point_dice_summed": (
+        _("Artillery point fire sums two dice"),
+        "18.9.b, A 26",
+        _(
+            "“Roll two dice” against the Artillery Point Fire Table: on, their sum (like the "
+            "sortie point fire); off, read as a d66 (11–66)."
+        ),
+    ),
+    "overrun_escalates": (
+        _("Overruns escalate morale like assaults"),
+        "22.0.c, 23.0",
+        _(
+            "Overruns are “performed like assaults”: on, a second result escalates as in "
+            "22.0.c; off, an overrun's morale results apply as outside an assault."
+        ),
+    ),
     "day_turn_minutes": (
         _("Minutes in a day turn"),
         "1.3",

@@ -37,6 +37,11 @@ class TcsOptions(Serializable):
     vehicle_doubling_counts_current_loss: bool = False
     vehicle_check_after_each_point: bool = True
     carried_rounding: CarriedRounding = CarriedRounding.STANDARD
+    move_defense_units_unassigned_for_morale: bool = False
+    breach_needs_every_unit: bool = False
+    battalion_fire_per_battery: bool = False
+    artillery_point_dice_summed: bool = True
+    overrun_escalates: bool = True
 
 
 DEFAULT_OPTIONS = TcsOptions()

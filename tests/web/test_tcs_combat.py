@@ -289,3 +289,21 @@ def test_page_bad_input_is_named_and_changes_nothing(client, user, other_user):
     )
     assert response.status_code == 200 and "not a kind of firer" in response.text
     assert not TcsCombat.objects.exists()
+
+
+@pytest.mark.parametrize(("reading", "total"), [(False, 4), (True, 6)])
+def test_6_3_b_units_on_a_move_sheet_and_the_reading(user, other_user, reading, total):
+    op = bloody_110(user, other_user)
+    _germans, americans = op.sides.order_by("order")
+    svc.tcs_sheet_draw(side=americans, actor=other_user, code="M", missions={"2-9/1": "move"})
+    svc.tcs_operation_start(campaign=op, actor=user)
+    tcs_charts_update(campaign=op, actor=user, chart="morale", data=FICTIONAL_DATA)
+    svc.tcs_options_update(
+        campaign=op, actor=user, values={"move_defense_units_unassigned_for_morale": reading}
+    )
+    platoon = unit(op, "2-9/1")
+    svc.tcs_unit_state(unit=platoon, actor=other_user, morale=4)
+    combat = svc.tcs_morale_check(
+        side=americans, actor=other_user, units=[platoon], check=svc.Check(roll=11)
+    )
+    assert combat.result["total"] == total

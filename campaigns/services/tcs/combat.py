@@ -31,16 +31,17 @@ from campaigns.services.tcs.common import (
 )
 from campaigns.services.tcs.engine import SideEngine, load_side
 from campaigns.services.tcs.losses import apply_losses
-from campaigns.tcs.state import current_turn
+from campaigns.tcs.state import current_turn, options_for
 from rules.dice import D66, EnteredDice, entered_roll
 from rules.errors import DiceError, RollNeeded, RuleError
 from rules.explain import DecisionRequired, Explanation
 from rules.i18n import msg
 from rules.tcs import morale_check as mc
 from rules.tcs.morale_table import RESULT_WORDS, MoraleResult
-from rules.tcs.opsheet import C2Status, c2_status
+from rules.tcs.opsheet import C2Status, OpSheetType, c2_status
 from rules.tcs.units import UnitCategory
 
+LIKE_PRELIMS = {OpSheetType.MOVE, OpSheetType.HASTY_DEFENSE, OpSheetType.PREPARED_DEFENSE}
 CAUSES = {
     "fire": msg("fire"),
     "assault": msg("an assault"),
@@ -93,6 +94,7 @@ def stack_of(
     engine: SideEngine, codes: Sequence[str], check: Check, gone: Sequence[str] = ()
 ) -> list[mc.StackUnit]:
     """The units as the morale rules see them; `gone` were just destroyed [17.2.a]."""
+    options = options_for(engine.campaign)
     out = []
     for code in codes:
         unit = engine.units[code]
@@ -108,11 +110,22 @@ def stack_of(
                 battalion_morale=_battalion_value(unit),
                 state=mc.MoraleState(unit.morale_state),
                 mode=mc.Mode(unit.mode),
-                unassigned=c2 is not C2Status.ASSIGNED,
+                unassigned=_unassigned(code, c2, engine, options),
                 eliminated=code in gone,
             )
         )
     return out
+
+
+def _unassigned(code: str, c2: C2Status, engine: SideEngine, options) -> bool:
+    """Unassigned or executing preliminary instructions [6.3, 6.3.b]; with the reading on,
+    also a unit whose mission is Move or a defence (see DECISIONS.md)."""
+    if c2 is not C2Status.ASSIGNED:
+        return True
+    if not options.move_defense_units_unassigned_for_morale:
+        return False
+    missions = {s.acting_mission(code) for s in engine.sheet_list} - {None}
+    return bool(missions) and missions <= LIKE_PRELIMS
 
 
 def _answer(exc: DecisionRequired) -> ValidationError:

@@ -36,6 +36,11 @@ OPTION_RULES = {
     "vehicle_doubling_counts_current_loss": "17.8.e",
     "vehicle_check_after_each_point": "17.8.b",
     "carried_rounding": "10.0.g",
+    "move_defense_units_unassigned_for_morale": "6.3.b",
+    "breach_needs_every_unit": "21.3.c",
+    "battalion_fire_per_battery": "18.2.c",
+    "artillery_point_dice_summed": "18.9.b",
+    "overrun_escalates": "23.0",
 }
 MAX_TURN_MINUTES = 240
 
