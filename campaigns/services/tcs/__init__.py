@@ -19,12 +19,21 @@ the selectors say what the operation waits for and from whom
 (`campaigns.selectors.tcs.operation_waiting`).
 """
 
+from campaigns.services.tcs.artillery import (
+    AttackOrder,
+    MissionOrder,
+    tcs_artillery_attack,
+    tcs_artillery_battery_save,
+    tcs_artillery_mission,
+    tcs_artillery_stock_set,
+    tcs_markers_action_phase,
+    tcs_markers_clean_up,
+)
 from campaigns.services.tcs.combat import (
     Check,
     tcs_fire_apply,
     tcs_morale_check,
     tcs_recover,
-    tcs_unit_state,
 )
 from campaigns.services.tcs.command_phase import (
     phase_blockers,
@@ -81,6 +90,7 @@ from campaigns.services.tcs.turns import (
     tcs_operation_start,
     tcs_turn_advance,
 )
+from campaigns.services.tcs.units import tcs_unit_state
 from campaigns.tcs.state import (
     END_AGREED,
     blockers_for,
@@ -95,8 +105,10 @@ __all__ = [
     "MAX_RATING",
     "OPTION_RULES",
     "SHEET_TEXT_FIELDS",
+    "AttackOrder",
     "Check",
     "FireOrder",
+    "MissionOrder",
     "SideEngine",
     "blockers_for",
     "current_turn",
@@ -110,11 +122,17 @@ __all__ = [
     "recovery_due",
     "sheet_deletable",
     "sheet_implementable",
+    "tcs_artillery_attack",
+    "tcs_artillery_battery_save",
+    "tcs_artillery_mission",
+    "tcs_artillery_stock_set",
     "tcs_decision_resolve",
     "tcs_fire_apply",
     "tcs_fire_resolve",
     "tcs_formation_add",
     "tcs_losses_record",
+    "tcs_markers_action_phase",
+    "tcs_markers_clean_up",
     "tcs_morale_check",
     "tcs_morale_correct",
     "tcs_oob_import",

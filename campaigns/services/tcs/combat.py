@@ -10,7 +10,7 @@ markers on the map would show it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.i18n import say
 from campaigns.models import Campaign, LogEntry, Side
-from campaigns.models.tcs import Mode, MoraleState, TcsCombat, TcsFormation, TcsUnit
+from campaigns.models.tcs import Mode, TcsCombat, TcsFormation, TcsUnit
 from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import (
@@ -50,12 +50,6 @@ CAUSES = {
     "artillery": msg("artillery"),
     "minefield": msg("a minefield"),
     "other": msg("another rule"),
-}
-MODE_WORDS = {Mode.FIRE: msg("Fire mode"), Mode.MOVE: msg("Move mode")}
-STATE_WORDS = {
-    MoraleState.NORMAL: msg("Good order"),
-    MoraleState.SUPPRESSED: msg("Suppressed (17.3)"),
-    MoraleState.PARALYZED: msg("Paralyzed (17.5)"),
 }
 # a decision the morale rules ask for → the field that answers it
 DECISION_FIELDS = {
@@ -383,6 +377,8 @@ def tcs_fire_apply(
         if combat.status != TcsCombat.Status.OPEN:
             raise ValidationError(_("This fire result was already applied: nothing was changed."))
         side = combat.target_side
+        if combat.kind == "artillery":  # a barrage in the Air & Artillery Phase [17.4.l]
+            check = replace(check, cause="artillery", artillery_air_phase=True)
         engine = load_side(campaign, side)
         stack = _codes(engine, list(units) + list(losses))
         wanted = int(combat.result.get("steps", 0))
@@ -454,59 +450,3 @@ def tcs_fire_apply(
             tag={"combat": combat.pk},
         )
     return combat
-
-
-def tcs_unit_state(
-    *,
-    unit: TcsUnit,
-    actor,
-    mode: str | None = None,
-    morale: int | None = None,
-    morale_state: str | None = None,
-    reason: str = "",
-) -> TcsUnit:
-    """A unit's mode [4.1] (Move mode ends Dug In [6.16.c]), printed morale, or its marker
-    corrected with the reason (logged as a correction)."""
-    with side_write(unit.side_id, unit.campaign_id, actor) as campaign:
-        unit = TcsUnit.objects.select_related("side").get(pk=unit.pk)
-        if unit.eliminated:
-            raise ValidationError({"unit": _("%(u)s is already eliminated.") % {"u": unit.code}})
-        changed = []
-        if mode is not None and mode != unit.mode:
-            if mode not in Mode.values:
-                raise ValidationError({"mode": _("Choose Fire or Move mode.")})
-            unit.mode = mode
-            changed.append("mode")
-            text = msg("%(u)s changes to %(mode)s", u=unit.code, mode=MODE_WORDS[Mode(mode)])
-            if mode == Mode.MOVE and unit.dug_in:
-                unit.dug_in = False
-                changed.append("dug_in")
-                text = msg("%(text)s and is no longer Dug In", text=text)
-            log_private(campaign, unit.side, actor, text, rule="6.16.c", tag={"unit": unit.pk})
-        if morale is not None and morale != unit.morale:
-            unit.morale = morale
-            changed.append("morale")
-        if morale_state is not None and morale_state != unit.morale_state:
-            if morale_state not in MoraleState.values:
-                raise ValidationError({"morale_state": _("Choose a morale state.")})
-            if not reason.strip():
-                raise ValidationError({"reason": _("Say why the marker is corrected.")})
-            unit.morale_state = morale_state
-            changed.append("morale_state")
-            append_log(
-                campaign,
-                kind=LogEntry.Kind.CORRECTION,
-                summary=msg(
-                    "%(u)s: marker corrected to %(state)s (%(why)s)",
-                    u=unit.code,
-                    state=STATE_WORDS[MoraleState(morale_state)],
-                    why=reason.strip(),
-                ),
-                rule="17.0",
-                actor=actor,
-                private_to=unit.side,
-                data={"tcs": {"unit": unit.pk}},
-            )
-        if changed:
-            unit.save(update_fields=changed)
-    return unit
