@@ -40,3 +40,16 @@ def test_the_demo_shows_a_battle_in_play_with_the_assistant(client):
     assert "Rifle Squad (demo)" in counters and "German (demo)" in counters
     spanish = client.get(battle.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
     assert "Ataque de Fuego" in spanish
+
+
+def test_the_demo_tcs_operation_is_in_play_with_a_fire_result_to_apply(client):
+    """The TCS demo: both orders of battle, placeholder charts (said so), and a German fire
+    attack on a British stack that the demo player applies from the resolve page."""
+    call_command("load_demo")
+    op = Campaign.objects.get(system="tcs")
+    british = op.sides.get(order=0)
+    assert op.status == "active" and "demo placeholders" in op.description
+    assert client.login(username="demo", password="ledger-demo")
+    page = client.get(reverse("tcs-resolve", args=[op.pk, british.pk])).text
+    assert "Fire on your stacks, to apply" in page and "1 step loss" in page
+    assert "Apply to my units" in page

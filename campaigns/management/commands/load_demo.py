@@ -2,9 +2,10 @@
 campaign, a second one whose first battle is being played with the battle assistant, a TCS
 operation and two rosters.
 
-The campaigns' tables and the battle's counter table are demo placeholders
-(campaigns/demo/stalingrad_tables.json, DEMO_COUNTERS), marked as such, so the demo can be
-played through; a real campaign enters its printed values.
+The campaigns' tables, the battle's counter table and the TCS operation's charts are demo
+placeholders (campaigns/demo/stalingrad_tables.json, DEMO_COUNTERS, campaigns/demo/
+tcs_charts.json), marked as such, so the demo can be played through; a real campaign enters
+its printed values.
 """
 
 import json
@@ -26,10 +27,32 @@ from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance, decision_answer
 from campaigns.services.leagues import league_create, result_enter
 from campaigns.services.rosters import roster_create
-from campaigns.services.tcs import tcs_operation_create
+from campaigns.services.tcs import (
+    FireOrder,
+    tcs_fire_resolve,
+    tcs_oob_import,
+    tcs_operation_create,
+    tcs_operation_start,
+)
+from campaigns.services.tcs.charts import tcs_charts_update
+from campaigns.tcs.combat_lines import parse_firers, parse_targets
+from rules.tcs.fire_tables import Terrain
 
 DEMO_TABLES = Path(__file__).resolve().parents[2] / "demo" / "stalingrad_tables.json"
 
+TCS_CHARTS = Path(__file__).resolve().parents[2] / "demo" / "tcs_charts.json"
+TCS_HEADER = "type,id,name,formation,category,steps,morale,battalion,track\n"
+TCS_BRITISH = TCS_HEADER + (
+    "formation,8RB,8th Rifle Brigade,,,0,battalion,yes,\n"
+    "unit,A/8RB,,8RB,infantry,5,4,,\n"
+    "unit,B/8RB,,8RB,infantry,5,4,,\n"
+    "unit,MG/8RB,,8RB,heavy_weapon,2,3,,\n"
+)
+TCS_GERMANS = TCS_HEADER + (
+    "formation,I-125,I/125 Panzergrenadier,,,0,battalion,yes,\n"
+    "unit,1/I-125,,I-125,infantry,5,4,,\n"
+    "unit,MG/I-125,,I-125,heavy_weapon,2,3,,\n"
+)
 DEMO_PASSWORD = "ledger-demo"
 BATTLE_DEMO = "Stalingrad: Hill 102, a battle in play"
 SIDES = ("fp", "range", "move", "morale", "command")
@@ -125,15 +148,39 @@ class Command(BaseCommand):
                     size="Pequeña",
                 )
             if not Campaign.objects.filter(system="tcs").exists():
-                tcs_operation_create(
-                    creator=users["demo"],
-                    name="Operation Goodwood: the left flank",
-                    side_names=["British", "Germans"],
-                    ratings=[3, 4],
-                    visibility=Campaign.Visibility.PUBLIC,
-                    creator_side=0,
-                )
+                self._tcs_in_play(users)
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: log in as demo / {DEMO_PASSWORD}"))
+
+    def _tcs_in_play(self, users):
+        """A TCS operation in play: both orders of battle, the demo's placeholder charts,
+        and a German fire attack on a British stack waiting for the demo player to apply."""
+        op = tcs_operation_create(
+            creator=users["demo"],
+            name="Operation Goodwood: the left flank",
+            side_names=["British", "Germans"],
+            ratings=[3, 4],
+            visibility=Campaign.Visibility.PUBLIC,
+            creator_side=0,
+            description=(
+                "A TCS operation in play. Its charts hold demo placeholders, not the "
+                "rulebook's values: a real operation enters its printed charts."
+            ),
+        )
+        british, germans = op.sides.order_by("order")
+        side_join(user=users["rival"], side=germans, seated_by=users["demo"])
+        tcs_oob_import(side=british, actor=users["demo"], text=TCS_BRITISH)
+        tcs_oob_import(side=germans, actor=users["rival"], text=TCS_GERMANS)
+        tcs_operation_start(campaign=op, actor=users["demo"])
+        charts = json.loads(TCS_CHARTS.read_text())
+        for chart in ("morale", "fire", "shifts"):
+            tcs_charts_update(campaign=op, actor=users["demo"], chart=chart, data=charts[chart])
+        order = FireOrder(
+            kind="area",
+            firers=parse_firers("1/I-125; infantry; 4; 5; 3\nMG/I-125; mg; 2; 2; 4"),
+            targets=parse_targets("A/8RB; 5; A; move"),
+            terrain=Terrain.OPEN,
+        )
+        tcs_fire_resolve(side=germans, actor=users["rival"], order=order, rolls=[64])
 
     def _battle_in_play(self, club, users):
         """A campaign set up to its first battle, tracked with every unit: a fire attack
