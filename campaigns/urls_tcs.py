@@ -32,9 +32,29 @@ urlpatterns = [
         name="tcs-resolve",
     ),
     path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/assault/",
+        tcs.tcs_assault,
+        name="tcs-assault",
+    ),
+    path(
         "campaigns/<int:pk>/tcs/sides/<int:side_pk>/resolve/preview/",
         tcs.tcs_fire_preview,
         name="tcs-fire-preview",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/minefields/",
+        tcs.tcs_minefields,
+        name="tcs-minefields",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/minefields/preview/",
+        tcs.tcs_minefield_preview,
+        name="tcs-minefield-preview",
+    ),
+    path(
+        "campaigns/<int:pk>/tcs/sides/<int:side_pk>/artillery/",
+        tcs.tcs_artillery,
+        name="tcs-artillery",
     ),
     path(
         "campaigns/<int:pk>/tcs/sides/<int:side_pk>/command/",

@@ -252,6 +252,9 @@ SPECTACULAR_SETTINGS = {
         "TargetTerrainEnum": "campaigns.api.tcs.combat.TERRAIN_VALUES",
         "CcTerrainEnum": "campaigns.cc.battle.defense.TERRAIN_VALUES",
         "DiceChoiceEnum": "campaigns.tcs.forms.setup.DICE_CHOICES",
+        "ArtilleryMissionKindEnum": "campaigns.api.tcs.artillery.MISSION_KIND_VALUES",
+        "AmmoTypeEnum": "campaigns.api.tcs.artillery.AMMO_TYPE_VALUES",
+        "AdjustmentResultEnum": "campaigns.api.tcs.artillery.SHOOT_VALUES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

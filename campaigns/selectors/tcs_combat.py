@@ -15,7 +15,7 @@ from campaigns.models.tcs import TcsCombat, TcsUnit
 from campaigns.permissions import Viewer
 
 WINDOW = 10
-FIRE_KINDS = ("area_fire", "point_fire", "at_rolls")
+FIRE_KINDS = ("area_fire", "point_fire", "at_rolls", "artillery")
 
 
 def owner_of(combat: TcsCombat) -> int:

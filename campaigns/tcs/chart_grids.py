@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.grid import Axis, CellError, Grid, GridError, Table, TableInput
+from rules.tcs.artillery import parse_shoot
 from rules.tcs.fire_tables import (
     CHART_WORDS,
     FIRER_ROWS,
@@ -297,9 +298,36 @@ class ShiftsGrid(Grid):
         return found
 
 
+class AdjustmentGrid(MoraleGrid):
+    """The Artillery Adjustment Table [18.7.a]: adjustment-value columns, d66-range rows, No
+    Shoot, Scatter, Bad Shoot or Good Shoot in each cell (stored like the Morale Table)."""
+
+    tables = (
+        Table(
+            key="adjustment",
+            title=_("Artillery Adjustment Table"),
+            rows=Axis(_("d66 rolls"), least=1),
+            columns=Axis(_("Adjustment value"), least=1),
+        ),
+    )
+
+    def read_cell(self, text):
+        result = parse_shoot(text)
+        if result is None:
+            raise CellError(_("a result: No Shoot, Scatter, Bad Shoot or Good Shoot"))
+        return result.value
+
+    def pack(self, tables):
+        return super().pack({"morale": tables["adjustment"]})
+
+    def unpack(self, data):
+        return {"adjustment": super().unpack(data)["morale"]}
+
+
 GRIDS: dict[str, Grid] = {
     "morale": MoraleGrid(),
     "fire": FireGrid(),
     "shifts": ShiftsGrid(),
     "at": AtRollGrid(),
+    "adjustment": AdjustmentGrid(),
 }

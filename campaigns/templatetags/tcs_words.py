@@ -40,6 +40,8 @@ COMBAT_TITLES = {
     "area_fire": msg("Area fire"),
     "point_fire": msg("Point fire"),
     "at_rolls": msg("AT rolls"),
+    "artillery": msg("Artillery barrage"),
+    "artillery_mission": msg("Artillery mission"),
     "morale_check": msg("Morale check"),
     "recovery": msg("Recovery"),
 }
@@ -53,7 +55,7 @@ def combat_title(combat) -> str:
 @register.filter
 def combat_result(combat) -> str:
     """The result in words: fire as read off the table, a check as its Morale Table result."""
-    if combat.kind in ("area_fire", "point_fire", "at_rolls"):
+    if combat.kind in ("area_fire", "point_fire", "at_rolls", "artillery"):
         return result_text(combat)
     if combat.kind == "morale_check":
         return combat.result.get("result_words", "")

@@ -18,6 +18,8 @@ game master, to everyone once revealed or once the operation is over; anything e
 404 and no error message names another side's secrets.
 """
 
+from campaigns.api.tcs.assault import AssaultViewSet
+from campaigns.api.tcs.artillery import ArtilleryViewSet
 from campaigns.api.tcs.charts import ChartsViewSet
 from campaigns.api.tcs.combat import CombatViewSet, ResolveViewSet
 from campaigns.api.tcs.command import CommandPhaseViewSet
@@ -40,3 +42,5 @@ def register(router) -> None:
     router.register("tcs/charts", ChartsViewSet, basename="api-tcs-charts")
     router.register("tcs/resolve", ResolveViewSet, basename="api-tcs-resolve")
     router.register("tcs/combats", CombatViewSet, basename="api-tcs-combat")
+    router.register("tcs/artillery", ArtilleryViewSet, basename="api-tcs-artillery")
+    router.register("tcs/assaults", AssaultViewSet, basename="api-tcs-assault")

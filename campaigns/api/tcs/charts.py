@@ -36,6 +36,10 @@ class TcsChartsSerializer(serializers.Serializer):
     at = serializers.JSONField(
         allow_null=True, help_text=gettext_lazy("AT Roll Table [16.0]: terrain, in_hex, one_hex.")
     )
+    adjustment = serializers.JSONField(
+        allow_null=True,
+        help_text=gettext_lazy("Artillery Adjustment Table [18.7.a]: columns and rows."),
+    )
 
 
 class TcsChartUpdateSerializer(serializers.Serializer):

@@ -29,6 +29,7 @@ from campaigns.services.tcs.artillery import (
     tcs_markers_action_phase,
     tcs_markers_clean_up,
 )
+from campaigns.services.tcs.assault import tcs_assault_answer, tcs_assault_declare
 from campaigns.services.tcs.combat import (
     Check,
     tcs_fire_apply,
@@ -55,6 +56,11 @@ from campaigns.services.tcs.corrections import tcs_morale_correct, tcs_unit_rest
 from campaigns.services.tcs.engine import SideEngine, load_side
 from campaigns.services.tcs.fire import FireOrder, tcs_fire_resolve
 from campaigns.services.tcs.losses import tcs_decision_resolve, tcs_losses_record
+from campaigns.services.tcs.minefields import (
+    tcs_minefield_attack,
+    tcs_minefield_breach,
+    tcs_minefield_place,
+)
 from campaigns.services.tcs.operations import (
     CSV_COLUMNS,
     imported_words,
@@ -126,6 +132,8 @@ __all__ = [
     "tcs_artillery_battery_save",
     "tcs_artillery_mission",
     "tcs_artillery_stock_set",
+    "tcs_assault_answer",
+    "tcs_assault_declare",
     "tcs_decision_resolve",
     "tcs_fire_apply",
     "tcs_fire_resolve",
@@ -133,6 +141,9 @@ __all__ = [
     "tcs_losses_record",
     "tcs_markers_action_phase",
     "tcs_markers_clean_up",
+    "tcs_minefield_attack",
+    "tcs_minefield_breach",
+    "tcs_minefield_place",
     "tcs_morale_check",
     "tcs_morale_correct",
     "tcs_oob_import",

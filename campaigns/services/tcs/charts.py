@@ -22,6 +22,7 @@ from campaigns.services._base import append_log
 from campaigns.services.tcs.common import locked, may_manage
 from rules.errors import TableDataError
 from rules.i18n import Msg, msg
+from rules.tcs.artillery import AdjustmentTable
 from rules.tcs.fire_tables import FireCharts, FireTable, at_roll_table_from_csv
 from rules.tcs.morale_table import MoraleTable
 
@@ -32,8 +33,9 @@ CHARTS: dict[str, Msg] = {
     "fire": msg("Fire Table"),
     "shifts": msg("shift tables"),
     "at": msg("AT Roll Table"),
+    "adjustment": msg("Artillery Adjustment Table"),
 }
-RULES = {"morale": "17.2", "fire": "11.0", "shifts": "11.3", "at": "16.0"}
+RULES = {"morale": "17.2", "fire": "11.0", "shifts": "11.3", "at": "16.0", "adjustment": "18.7.a"}
 NO_FIRE_TABLE = FireTable((), ())  # lets `FireCharts` check the other charts on their own
 
 
@@ -75,11 +77,13 @@ CHECKS: dict[str, Callable[[Any], Any]] = {
     "fire": _fire,
     "shifts": _shifts,
     "at": _at,
+    "adjustment": lambda data: AdjustmentTable.from_data(data).to_data(),
 }
 CSV_READERS: dict[str, Callable[[str], Any]] = {
     "morale": lambda text: MoraleTable.from_csv(text).to_data(),
     "fire": lambda text: _fire_data(FireTable.from_csv(text)),
     "at": at_roll_table_from_csv,
+    "adjustment": lambda text: AdjustmentTable.from_csv(text).to_data(),
 }
 
 

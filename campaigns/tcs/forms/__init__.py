@@ -1,6 +1,13 @@
 """Forms for TCS operations, one module per concern (set-up, op sheets, the turn); the
 views and the API read them all from here as `tf.<Form>`."""
 
+from campaigns.tcs.forms.artillery import (  # noqa: F401
+    AttackForm,
+    BatteryForm,
+    MissionForm,
+    StockForm,
+)
+from campaigns.tcs.forms.assault import AssaultAnswerForm, AssaultDeclareForm  # noqa: F401
 from campaigns.tcs.forms.combat import (  # noqa: F401
     ArriveForm,
     FireApplyForm,
@@ -9,6 +16,7 @@ from campaigns.tcs.forms.combat import (  # noqa: F401
     RecoverForm,
     UnitStateForm,
 )
+from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm  # noqa: F401
 from campaigns.tcs.forms.setup import (  # noqa: F401
     DICE_CHOICES,
     LIGHT_CHOICES,

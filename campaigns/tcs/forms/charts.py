@@ -18,6 +18,7 @@ CHART_CHOICES = [
     ("fire", _("Fire Table [11.0]")),
     ("shifts", _("Shift tables [11.3, 12.1] (JSON only)")),
     ("at", _("AT Roll Table [16.0]")),
+    ("adjustment", _("Artillery Adjustment Table [18.7.a]")),
 ]
 HELP = {
     "morale": _(
@@ -35,6 +36,11 @@ HELP = {
         "stacking and differential rows are headed by a range such as ≤2, 3-5 or 7+."
     ),
     "at": _("The number to roll (2d6, 2–13) per terrain and range; - where the chart has none."),
+    "adjustment": _(
+        "Column headings: the adjustment values after column modifiers (≤2, 3-4, 5+); row "
+        "headings: the d66 rolls; each cell No Shoot, Scatter, Bad Shoot or Good Shoot. Every "
+        "roll 11–66 must be covered once."
+    ),
 }
 MAX_UPLOAD = 512 * 1024
 

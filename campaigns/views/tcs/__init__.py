@@ -6,10 +6,13 @@ A side's pages answer 404 to anyone who may not see its secrets; writes go throu
 screen; `campaigns/urls_tcs.py` routes to the names re-exported here.
 """
 
+from campaigns.views.tcs.assault import tcs_assault
+from campaigns.views.tcs.artillery import tcs_artillery
 from campaigns.views.tcs.charts import tcs_charts_view
 from campaigns.views.tcs.choices import tcs_decisions, tcs_readings
 from campaigns.views.tcs.command import tcs_command
 from campaigns.views.tcs.history import tcs_export, tcs_timeline_view
+from campaigns.views.tcs.minefields import tcs_minefield_preview, tcs_minefields
 from campaigns.views.tcs.operation import (
     tcs_advance,
     tcs_end,
@@ -35,6 +38,8 @@ from campaigns.views.tcs.side import tcs_side_view
 
 __all__ = [
     "tcs_advance",
+    "tcs_artillery",
+    "tcs_assault",
     "tcs_charts_view",
     "tcs_command",
     "tcs_decisions",
@@ -42,6 +47,8 @@ __all__ = [
     "tcs_end_withdraw",
     "tcs_export",
     "tcs_fire_preview",
+    "tcs_minefield_preview",
+    "tcs_minefields",
     "tcs_new",
     "tcs_operation_view",
     "tcs_readings",
