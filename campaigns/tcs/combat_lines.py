@@ -2,7 +2,10 @@
 
 A firer line is "name; kind; factor; steps; range", then any of "printed N" (its printed
 range), "max N" (its printed steps, for halving after a loss [10.0.b]), "p" (a P-firer that
-may area fire to twice its range [11.1.e]) and "high" (high trajectory). A target line is
+may area fire to twice its range [11.1.e]) and "high" (high trajectory), and what the fire
+action rules ask of it [13.1, 14.1, 15.3]: "fired", "moved", "unassigned", "suppressed",
+"paralyzed", "mounted", "towed", "switched" (not in Fire mode since the phase began), "sfa"
+or "at" (already made one this phase), "pfas N" and "hex X" (its hex). A target line is
 "name; steps; type; mode", then any of "pdef N" (its P-defence), "carried", "on vehicle" and
 "towed". The rulebook's Spanish words are read too ("infantería", "mortero", "movimiento",
 "atrincherada" …), accents optional.
@@ -18,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.tcs.fire import Firer, FirerKind, TargetType, TargetUnit
+from rules.tcs.fire_actions import FirerState
 from rules.tcs.fire_tables import Posture
 
 MAX_LINES = 24
@@ -40,15 +44,38 @@ SPANISH = {
     "remolcada": "towed",
     "remolcado": "towed",
     "impreso": "printed",
+    "movida": "moved",
+    "movido": "moved",
+    "suprimida": "suppressed",
+    "suprimido": "suppressed",
+    "paralizada": "paralyzed",
+    "paralizado": "paralyzed",
+    "montada": "mounted",
+    "montado": "mounted",
+    "hexagono": "hex",
     "alta": "high",
     "pdef": "pdef",
 }
 ALIASES = {"dug in": "dug_in", "at gun": "at_gun", "on vehicle": "on_vehicle", "b0": "B-0"}
 FIRER_HELP = gettext_lazy(
     "One firing unit per line: “name; kind; factor; steps; range”, then any of “printed N” "
-    "(its printed range), “max N” (its printed steps), “p” (a P-firer) and “high” (high "
-    "trajectory). Kinds: infantry, mg, mortar, transport, at gun, gun, artillery, vehicle."
+    "(its printed range), “max N” (its printed steps), “p” (a P-firer), “high” (high "
+    "trajectory), and for the fire action's checks: fired, moved, unassigned, suppressed, "
+    "paralyzed, mounted, towed, switched, sfa, at, “pfas N”, “hex X”. Kinds: infantry, mg, "
+    "mortar, transport, at gun, gun, artillery, vehicle."
 )
+STATE_FLAGS = {
+    "fired",
+    "moved",
+    "unassigned",
+    "suppressed",
+    "paralyzed",
+    "mounted",
+    "towed",
+    "switched",
+    "sfa",
+    "at",
+}
 TARGET_HELP = gettext_lazy(
     "One unit of the target hex per line: “name; steps; type; mode”, then any of “pdef N” "
     "(its P-defence), “carried”, “on vehicle” and “towed”. Types: A, P, B-0, B-1; modes: "
@@ -94,11 +121,13 @@ def _number(text: str, n: int, what: str, field: str, low: int = 0, high: int = 
 
 
 def _extras(parts: list[str], n: int, field: str, numbers: set[str], flags: set[str]):
-    found: dict[str, int | bool] = {}
+    found: dict[str, int | bool | str] = {}
     for part in parts:
         name, _space, rest = part.strip().partition(" ")
         key = word(part) if word(part) in flags else word(name)
-        if key in numbers and rest:
+        if key == "hex" and rest:
+            found["hex"] = rest.strip()[:20]
+        elif key in numbers and rest:
             found[key] = _number(rest, n, key, field)
         elif key in flags:
             found[key] = True
@@ -110,6 +139,13 @@ def _extras(parts: list[str], n: int, field: str, numbers: set[str], flags: set[
 
 
 def parse_firers(text: str | Iterable[str], field: str = "firers") -> list[Firer]:
+    return [firer for firer, _state in parse_firer_lines(text, field)]
+
+
+def parse_firer_lines(
+    text: str | Iterable[str], field: str = "firers"
+) -> list[tuple[Firer, FirerState]]:
+    """Each firer with what the fire action rules ask of it [13.1, 14.1, 15.3]."""
     firers = []
     for n, parts in _lines(text, field):
         if len(parts) < 5 or not parts[0]:
@@ -122,20 +158,37 @@ def parse_firers(text: str | Iterable[str], field: str = "firers") -> list[Firer
             raise ValidationError(
                 {field: _("Line %(n)s: “%(k)s” is not a kind of firer.") % {"n": n, "k": parts[1]}}
             ) from None
-        extra = _extras(parts[5:], n, field, {"printed", "max"}, {"p", "high"})
-        firers.append(
-            Firer(
-                id=parts[0][:40],
-                kind=kind,
-                af=_number(parts[2], n, _("factor"), field, 0, 200),
-                steps=_number(parts[3], n, _("steps"), field, 1, 30),
-                range=_number(parts[4], n, _("range"), field, 0, 200),
-                printed_range=extra.get("printed"),
-                max_steps=extra.get("max"),
-                p_firer=bool(extra.get("p")),
-                high_trajectory=bool(extra.get("high")),
-            )
+        extra = _extras(
+            parts[5:], n, field, {"printed", "max", "pfas"}, {"p", "high", *STATE_FLAGS}
         )
+        firer = Firer(
+            id=parts[0][:40],
+            kind=kind,
+            af=_number(parts[2], n, _("factor"), field, 0, 200),
+            steps=_number(parts[3], n, _("steps"), field, 1, 30),
+            range=_number(parts[4], n, _("range"), field, 0, 200),
+            printed_range=extra.get("printed"),
+            max_steps=extra.get("max"),
+            p_firer=bool(extra.get("p")),
+            high_trajectory=bool(extra.get("high")),
+        )
+        state = FirerState(
+            id=firer.id,
+            kind=kind,
+            hex=str(extra.get("hex", "")),
+            fire_mode_since_start=not extra.get("switched"),
+            fired_marker=bool(extra.get("fired")),
+            unassigned=bool(extra.get("unassigned")),
+            suppressed=bool(extra.get("suppressed")),
+            paralyzed=bool(extra.get("paralyzed")),
+            mounted=bool(extra.get("mounted")),
+            towed=bool(extra.get("towed")),
+            moved=bool(extra.get("moved")),
+            made_sfa=bool(extra.get("sfa")),
+            made_at_roll=bool(extra.get("at")),
+            pfas=int(extra.get("pfas", 0)),
+        )
+        firers.append((firer, state))
     return firers
 
 

@@ -14,7 +14,7 @@ from campaigns.models import LogEntry
 from campaigns.models.tcs import TcsCombat, TcsFormation, TcsUnit
 from campaigns.services import tcs as svc
 from campaigns.services.tcs.charts import tcs_charts_update
-from campaigns.tcs.combat_lines import parse_firers, parse_targets
+from campaigns.tcs.combat_lines import parse_firer_lines, parse_firers, parse_targets
 from rules.tcs.fire_tables import Terrain
 from rules.tcs.morale_check import Modifiers
 from tests.rules.tcs.test_fire import CHARTS_DATA, FIRE
@@ -42,13 +42,13 @@ def playing(user, other_user, *, charts=True):
 
 
 def t41_order(**extra):
-    return svc.FireOrder(
-        kind="area",
-        firers=parse_firers(T41_FIRERS),
-        targets=parse_targets(T41_TARGETS),
-        terrain=Terrain.OPEN,
-        **extra,
-    )
+    fields = {
+        "kind": "area",
+        "firers": parse_firers(T41_FIRERS),
+        "targets": parse_targets(T41_TARGETS),
+        "terrain": Terrain.OPEN,
+    }
+    return svc.FireOrder(**(fields | extra))
 
 
 def unit(op, code):
@@ -307,3 +307,43 @@ def test_6_3_b_units_on_a_move_sheet_and_the_reading(user, other_user, reading, 
         side=americans, actor=other_user, units=[platoon], check=svc.Check(roll=11)
     )
     assert combat.result["total"] == total
+
+
+def test_13_1_an_sfa_refuses_fired_and_moved_firers_and_names_each(user, other_user):
+    op = playing(user, other_user)
+    germans, _americans = op.sides.order_by("order")
+    lines = "1-123/1; infantry; 4; 5; 4; fired\n1-123/2; infantry; 4; 5; 4; moved\nMortar; mortar; 3; 2; 4"
+    order = svc.FireOrder(
+        kind="area",
+        firers=[f for f, _s in parse_firer_lines(lines)],
+        states=[s for _f, s in parse_firer_lines(lines)],
+        targets=parse_targets(T41_TARGETS),
+        terrain=Terrain.OPEN,
+        action="sfa",
+    )
+    with pytest.raises(ValidationError) as info:
+        svc.tcs_fire_resolve(side=germans, actor=user, order=order, rolls=[65])
+    text = " ".join(info.value.message_dict["firers"])
+    assert "1-123/1" in text and "13.1.b" in text and "1-123/2" in text and "20.0.a" in text
+    assert not TcsCombat.objects.exists()
+
+
+def test_13_1_i_an_sfa_marks_the_firers_fired_and_allows_overwatch(user, other_user):
+    op = playing(user, other_user)
+    germans, _americans = op.sides.order_by("order")
+    lines = parse_firer_lines(T41_FIRERS)
+    order = t41_order(states=[s for _f, s in lines], action="sfa")
+    combat = svc.tcs_fire_resolve(side=germans, actor=user, order=order, rolls=[65])
+    rules = [s["rule"] for s in combat.result["explanation"]]
+    assert rules[:2] == ["13.1.i", "13.1.d"] and combat.result["steps"] == 3
+
+
+def test_15_3_a_suppressed_units_never_overwatch(user, other_user):
+    op = playing(user, other_user)
+    germans, _americans = op.sides.order_by("order")
+    lines = parse_firer_lines("MG; mg; 2; 2; 3; suppressed")
+    order = t41_order(
+        firers=[f for f, _s in lines], states=[s for _f, s in lines], action="overwatch"
+    )
+    with pytest.raises(ValidationError, match=r"15\.3\.a"):
+        svc.tcs_fire_resolve(side=germans, actor=user, order=order, rolls=[65])

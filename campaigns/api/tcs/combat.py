@@ -38,6 +38,8 @@ from campaigns.templatetags.tcs_words import combat_result, combat_title
 from rules.tcs.fire import result_words
 
 DICE_VALUES = ["server", "entered"]
+ACTION_VALUES = ["sfa", "pfa", "overwatch", ""]
+EVENT_VALUES = ["movement", "fire", "recovery", "final"]
 TERRAIN_VALUES = ["billiard_table", "open", "partly_protective", "protective"]
 LINES = gettext_lazy("A list of lines, or one text with a line per unit (as on the page).")
 
@@ -59,6 +61,12 @@ class TcsCombatSerializer(serializers.Serializer):
 
 class TcsFireRequestSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["area", "point", "at"])
+    action = serializers.ChoiceField(
+        choices=ACTION_VALUES,
+        required=False,
+        help_text=gettext_lazy("SFA [13], PFA [14], overwatch [15]; empty: not checked."),
+    )
+    event = serializers.ChoiceField(choices=EVENT_VALUES, required=False)
     firers = serializers.ListField(child=serializers.CharField(), help_text=LINES)
     targets = serializers.ListField(child=serializers.CharField(), help_text=LINES)
     terrain = serializers.ChoiceField(choices=TERRAIN_VALUES)

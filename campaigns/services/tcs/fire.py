@@ -24,7 +24,7 @@ from campaigns.services.tcs.common import log_explanation, rule_error, side_writ
 from campaigns.tcs.state import current_turn
 from rules.dice import DiceSource, EnteredDice, ServerDice
 from rules.errors import DiceError, RollNeeded, RuleError
-from rules.explain import DecisionRequired
+from rules.explain import DecisionRequired, Explanation
 from rules.serial import to_data
 from rules.tcs.fire import (
     Firer,
@@ -34,7 +34,14 @@ from rules.tcs.fire import (
     point_fire,
     result_words,
 )
-from rules.tcs.fire_actions import at_rolls
+from rules.tcs.fire_actions import (
+    EventKind,
+    FirerState,
+    at_rolls,
+    check_overwatch,
+    check_pfa,
+    check_sfa,
+)
 from rules.tcs.fire_tables import MORALE_CHECK, NO_EFFECT, Terrain
 
 KINDS = ("area", "point", "at")
@@ -64,6 +71,9 @@ class FireOrder:
     distance: int = 1  # AT rolls: 0 in-hex, 1 one hex
     attacking_steps: int = 0  # AT rolls
     first_step_choice: str | None = None
+    action: str = ""  # "sfa", "pfa", "overwatch"; "" checks nothing (assault, other fire)
+    states: Sequence[FirerState] = ()  # what the action rules ask of each firer
+    event: str = EventKind.MOVEMENT.value  # the overwatch event answered [15.2.a]
 
 
 def _entered(order: FireOrder) -> dict[str, int]:
@@ -97,6 +107,20 @@ def _needed(exc: DecisionRequired) -> ValidationError:
     )
 
 
+def action_check(order: FireOrder) -> Explanation:
+    """The fire action's conditions [13.1, 14.1, 15.3]: a refusal names every firer that may
+    not fire and why; afterwards the Fired markers and the overwatch it allows."""
+    states = list(order.states)
+    if order.action == "sfa":
+        return check_sfa(states, at_rolls_only=order.kind == "at").explanation
+    if order.action == "pfa":
+        return check_pfa(states).explanation
+    if order.action == "overwatch":
+        distance = min((f.range for f in order.firers), default=order.distance)
+        return check_overwatch(states, EventKind(order.event), distance=distance).explanation
+    return Explanation()
+
+
 def resolve(order: FireOrder, campaign: Campaign, dice: DiceSource | None) -> FireResult | Any:
     """Run the procedure (dice None: the column and odds only, for a preview)."""
     charts = operation_charts(campaign).fire
@@ -111,39 +135,11 @@ def resolve(order: FireOrder, campaign: Campaign, dice: DiceSource | None) -> Fi
         )
     entered = _entered(order)
     try:
-        if order.kind == "area":
-            return area_fire(
-                order.firers,
-                order.targets,
-                order.terrain,
-                charts,
-                dice,
-                spotted=order.spotted,
-                road_movement=order.road_movement,
-                other=order.other,
-                entered=entered,
-                first_step_choice=order.first_step_choice,
-            )
-        if order.kind == "point":
-            return point_fire(
-                order.firers,
-                order.targets,
-                order.terrain,
-                charts,
-                dice,
-                other=order.other,
-                entered=entered,
-            )
-        return at_rolls(
-            order.attacking_steps,
-            sum(t.steps for t in order.targets),
-            order.terrain,
-            order.distance,
-            charts,
-            dice if dice is not None else EnteredDice([]),
-            modifiers=order.other,
-            entered=entered,
-        )
+        checked = action_check(order)
+    except RuleError as exc:
+        raise rule_error(exc, "firers") from None
+    try:
+        result = _fire(order, charts, dice, entered)
     except DecisionRequired as exc:
         raise _needed(exc) from None
     except RollNeeded:
@@ -152,6 +148,46 @@ def resolve(order: FireOrder, campaign: Campaign, dice: DiceSource | None) -> Fi
         ) from None
     except RuleError as exc:
         raise rule_error(exc, "rolls" if isinstance(exc, DiceError) else "detail") from None
+    if len(checked):
+        checked.extend(result.explanation)
+        result.explanation = checked
+    return result
+
+
+def _fire(order: FireOrder, charts, dice: DiceSource | None, entered: dict[str, int]):
+    if order.kind == "area":
+        return area_fire(
+            order.firers,
+            order.targets,
+            order.terrain,
+            charts,
+            dice,
+            spotted=order.spotted,
+            road_movement=order.road_movement,
+            other=order.other,
+            entered=entered,
+            first_step_choice=order.first_step_choice,
+        )
+    if order.kind == "point":
+        return point_fire(
+            order.firers,
+            order.targets,
+            order.terrain,
+            charts,
+            dice,
+            other=order.other,
+            entered=entered,
+        )
+    return at_rolls(
+        order.attacking_steps,
+        sum(t.steps for t in order.targets),
+        order.terrain,
+        order.distance,
+        charts,
+        dice if dice is not None else EnteredDice([]),
+        modifiers=order.other,
+        entered=entered,
+    )
 
 
 def _dice(order: FireOrder, rolls: list[int] | None) -> DiceSource:

@@ -14,7 +14,7 @@ from campaigns.models import bounds as b
 from campaigns.models.tcs import Mode, MoraleState
 from campaigns.services.tcs.combat import CAUSES, Check
 from campaigns.services.tcs.fire import FireOrder
-from campaigns.tcs.combat_lines import FIRER_HELP, TARGET_HELP, parse_firers, parse_targets
+from campaigns.tcs.combat_lines import FIRER_HELP, TARGET_HELP, parse_firer_lines, parse_targets
 from campaigns.tcs.forms.setup import DICE_CHOICES
 from campaigns.tcs.forms.turn import _entered_value
 from rules.dice import D6, D66, TWO_D6
@@ -24,6 +24,18 @@ from rules.tcs.morale_table import RESULT_WORDS, MoraleResult
 
 say_lazy = lazy(say, str)
 SHIFT = {"min_value": -20, "max_value": 20}
+ACTION_CHOICES = [
+    ("sfa", _("Suppressive fire action (SFA) [13]")),
+    ("pfa", _("Point fire action (PFA) [14]")),
+    ("overwatch", _("Overwatch [15]")),
+    ("", _("Other fire (checked at the table)")),
+]
+EVENT_CHOICES = [
+    ("movement", _("a movement event")),
+    ("fire", _("a fire event")),
+    ("recovery", _("a recovery event")),
+    ("final", _("final overwatch (an assault)")),
+]
 KIND_CHOICES = [
     ("area", _("Area fire [11]")),
     ("point", _("Point fire [12]")),
@@ -71,8 +83,22 @@ def _rolls(data, kind, field="rolls") -> list[int] | None:
 
 class FireForm(forms.Form):
     kind = forms.ChoiceField(label=_("Fire"), choices=KIND_CHOICES, initial="area")
+    action = forms.ChoiceField(
+        label=_("Fire action"),
+        choices=ACTION_CHOICES,
+        initial="sfa",
+        required=False,
+        help_text=_("Its conditions are checked for each firer (see the firer words)."),
+    )
+    event = forms.ChoiceField(
+        label=_("Overwatch: the event answered [15.2]"),
+        choices=EVENT_CHOICES,
+        initial="movement",
+        required=False,
+    )
     firers = forms.CharField(
         label=_("Firing units"),
+        required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=FIRER_HELP,
@@ -134,13 +160,20 @@ class FireForm(forms.Form):
         if self.errors:
             return data
         kind = data["kind"]
+        if kind != "at" and not data.get("firers", "").strip():
+            self.add_error("firers", _("Write at least one line."))
+            return data
         if kind == "at" and not data.get("attacking_steps"):
             self.add_error("attacking_steps", _("How many infantry steps make AT rolls?"))
             return data
         try:
+            lines = parse_firer_lines(data["firers"]) if kind != "at" else []
             data["order"] = FireOrder(
                 kind=kind,
-                firers=parse_firers(data["firers"]) if kind != "at" else (),
+                firers=[f for f, _state in lines],
+                states=[state for _f, state in lines],
+                action=data.get("action") or "",
+                event=data.get("event") or "movement",
                 targets=parse_targets(data["targets"]),
                 terrain=Terrain(data["terrain"]),
                 spotted=data.get("spotted", False),
