@@ -258,6 +258,7 @@ def test_api_round_trip(user, other_user, op):
         "fire": None,
         "shifts": None,
         "at": None,
+        "adjustment": None,
     }
     put = api(other_user).put(path, {"chart": "morale", "data": MORALE}, format="json")
     assert put.status_code == 200, put.content

@@ -18,12 +18,13 @@ game master, to everyone once revealed or once the operation is over; anything e
 404 and no error message names another side's secrets.
 """
 
-from campaigns.api.tcs.assault import AssaultViewSet
 from campaigns.api.tcs.artillery import ArtilleryViewSet
+from campaigns.api.tcs.assault import AssaultViewSet
 from campaigns.api.tcs.charts import ChartsViewSet
 from campaigns.api.tcs.combat import CombatViewSet, ResolveViewSet
 from campaigns.api.tcs.command import CommandPhaseViewSet
 from campaigns.api.tcs.losses import DecisionViewSet, FormationViewSet, LossViewSet, UnitViewSet
+from campaigns.api.tcs.minefields import MinefieldViewSet
 from campaigns.api.tcs.operations import OperationViewSet
 from campaigns.api.tcs.sheets import OpSheetViewSet
 from campaigns.api.tcs.sides import SideViewSet
@@ -42,5 +43,6 @@ def register(router) -> None:
     router.register("tcs/charts", ChartsViewSet, basename="api-tcs-charts")
     router.register("tcs/resolve", ResolveViewSet, basename="api-tcs-resolve")
     router.register("tcs/combats", CombatViewSet, basename="api-tcs-combat")
+    router.register("tcs/minefields", MinefieldViewSet, basename="api-tcs-minefield")
     router.register("tcs/artillery", ArtilleryViewSet, basename="api-tcs-artillery")
     router.register("tcs/assaults", AssaultViewSet, basename="api-tcs-assault")

@@ -6,8 +6,8 @@ A side's pages answer 404 to anyone who may not see its secrets; writes go throu
 screen; `campaigns/urls_tcs.py` routes to the names re-exported here.
 """
 
-from campaigns.views.tcs.assault import tcs_assault
 from campaigns.views.tcs.artillery import tcs_artillery
+from campaigns.views.tcs.assault import tcs_assault
 from campaigns.views.tcs.charts import tcs_charts_view
 from campaigns.views.tcs.choices import tcs_decisions, tcs_readings
 from campaigns.views.tcs.command import tcs_command

@@ -1,0 +1,154 @@
+"""One side's artillery page (phone first): its batteries and ammunition record [18.2]
+(private to the side [1.5]), a mission in the Air & Artillery Phase [18.4–18.7], the barrage
+attack on a hex [18.3, 18.9], and the operation's public Smoke and Illum markers [19, 26.2]
+with the Clean-up Phase and the Action Phase removals.
+
+Each card posts on its own (htmx swaps the panel, the result where the button was); without
+JavaScript the page reloads with the result on top. Only the side and a neutral game master
+see the page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from campaigns.i18n import say
+from campaigns.idempotency import idempotent_form
+from campaigns.models import Campaign
+from campaigns.permissions import can_act_for_side
+from campaigns.selectors.tcs_artillery import adjustment_table, ammo_record, markers, missions
+from campaigns.services import tcs as svc
+from campaigns.services.tcs.fire import result_text
+from campaigns.tcs import forms as tf
+from campaigns.tcs.state import current_turn
+from campaigns.views.common import form_errors, partial_request
+from campaigns.views.tcs.common import load, side_for
+from rules.tcs.ammo import AMMO_WORDS
+from rules.tcs.artillery import SHOOT_WORDS, Shoot
+from rules.tcs.smoke import MarkerKind, Source
+
+CARDS = ("battery", "stock", "mission", "attack", "clean_up", "action_phase")
+
+
+def _this_turn(campaign: Campaign, side) -> list:
+    turn = current_turn(campaign).number
+    return [c for c in missions(side) if c.turn == turn and c.result.get("factors")]
+
+
+def _forms(campaign, side, record, data=None, bound=""):
+    def d(name):
+        return data if bound == name else None
+
+    return {
+        "battery": tf.BatteryForm(d("battery"), prefix="battery"),
+        "stock": tf.StockForm(d("stock"), prefix="stock"),
+        "mission": tf.MissionForm(record.batteries, d("mission"), prefix="mission"),
+        "attack": tf.AttackForm(_this_turn(campaign, side), d("attack"), prefix="attack"),
+    }
+
+
+def mission_text(combat) -> str:
+    r = combat.result
+    if r.get("refund"):
+        return _("No Shoot: the volleys are returned [18.7.b].")
+    shown = say(SHOOT_WORDS[Shoot(r["shoot"])]) if r.get("shoot") else _("Illumination")
+    return _("%(r)s on %(hex)s.") % {"r": shown, "hex": r.get("hex", "")}
+
+
+def _run(action, form, campaign, side, user):
+    d = form.cleaned_data if form is not None else {}
+    if action == "battery":
+        svc.tcs_artillery_battery_save(
+            side=side, actor=user, battery=form.battery(), original=d.get("original") or None
+        )
+        return _("Battery saved.")
+    if action == "stock":
+        svc.tcs_artillery_stock_set(
+            side=side,
+            actor=user,
+            ammo_type=d["type"],
+            calibre=d["calibre"].strip(),
+            volleys=d["volleys"],
+            legacy=bool(d.get("legacy")),
+        )
+        return _("Ammunition record saved.")
+    if action == "mission":
+        c = svc.tcs_artillery_mission(
+            side=side, actor=user, order=d["order"], rolls=d["rolls_list"]
+        )
+        return _("Mission fired: %(r)s") % {"r": mission_text(c)}
+    if action == "attack":
+        c = svc.tcs_artillery_attack(side=side, actor=user, order=d["order"], rolls=d["rolls_list"])
+        return _("Barrage resolved: %(r)s") % {"r": result_text(c)}
+    if action == "clean_up":
+        svc.tcs_markers_clean_up(campaign=campaign, actor=user)
+        return _("Clean-up Phase: markers removed and flipped [19.2, 26.2.c].")
+    svc.tcs_markers_action_phase(side=side, actor=user)
+    return _("Your mortar and IG markers are removed [19.2].")
+
+
+def marker_rows(campaign) -> list[dict]:
+    words = {MarkerKind.SMOKE: _("Smoke"), MarkerKind.ILLUM: _("Illum")}
+    source = {Source.ARTILLERY: _("artillery"), Source.MORTAR_IG: _("mortar or IG")}
+    sides = {str(s.pk): s.name for s in campaign.sides.all()}
+    return [
+        {
+            "kind": words[m.kind],
+            "hex": m.hex,
+            "level": m.level if m.kind is MarkerKind.SMOKE else "",
+            "radius": m.radius or "",
+            "source": source[m.source],
+            "owner": sides.get(m.owner, m.owner),
+        }
+        for m in markers(campaign).markers
+    ]
+
+
+@idempotent_form
+def tcs_artillery(request, pk: int, side_pk: int):
+    campaign, viewer = load(request, pk)
+    side = side_for(campaign, viewer, side_pk)
+    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action and (not can_act or action not in CARDS):
+        raise Http404
+    turn = current_turn(campaign).number
+    record = ammo_record(side, turn)
+    forms = _forms(campaign, side, record, request.POST, action)
+    done = None
+    if action:
+        form = forms.get(action)
+        if form is None or form.is_valid():
+            try:
+                done = _run(action, form, campaign, side, request.user)
+            except ValidationError as exc:
+                if form is None:
+                    messages.error(request, " ".join(exc.messages))
+                else:
+                    form_errors(form, exc)
+        if done and not partial_request(request):
+            messages.success(request, done)
+            return redirect("tcs-artillery", pk, side_pk)
+        if done:
+            campaign.refresh_from_db()
+            record = ammo_record(side, turn)
+            forms = _forms(campaign, side, record)
+    context = {
+        "campaign": campaign,
+        "side": side,
+        "can_act": can_act,
+        "forms": forms,
+        "record": record,
+        "stocks": [(say(AMMO_WORDS[s.type]), s) for s in record.stocks],
+        "missions": missions(side),
+        "markers": marker_rows(campaign),
+        "has_table": adjustment_table(campaign) is not None,
+        "done": done,
+        "card": action,
+    }
+    if partial_request(request) and action:
+        return render(request, "tcs/artillery.html#panel", context)
+    return render(request, "tcs/artillery.html", context)

@@ -1,0 +1,125 @@
+"""One side's assaults and overruns [22.0, 23.0] (phone first): whose move and what is asked at
+the top of each running assault, one form for whatever the current step asks of this side,
+and the declaration of a new one with the side's own stack. Only the side and a neutral game
+master see the page; the other side's losses, checks and totals never appear on it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from campaigns.idempotency import idempotent_form
+from campaigns.permissions import can_act_for_side
+from campaigns.selectors.tcs_combat import units_in_play
+from campaigns.services.tcs import assault as sa
+from campaigns.tcs.forms.assault import AssaultAnswerForm, AssaultDeclareForm
+from campaigns.views.common import form_errors, partial_request
+from campaigns.views.tcs.common import load, side_for
+from rules.tcs.fire_tables import Terrain
+
+
+def declare(form, side, user):
+    d = form.cleaned_data
+    combat = sa.tcs_assault_declare(
+        side=side,
+        actor=user,
+        units=form.chosen(),
+        overrun=d.get("overrun", False),
+        terrain=Terrain(d["terrain"]),
+        enter_cost=d["enter_cost"],
+        leave_cost=d.get("leave_cost") or 0,
+        mp=d.get("mp"),
+        adjacent=d.get("adjacent", False),
+        in_stack_at_start=d.get("in_stack_at_start", False),
+    )
+    return _("Declared: the defender answers with his Final overwatch [22.0]."), combat
+
+
+def answer(form, combat, side, user):
+    combat = sa.tcs_assault_answer(
+        combat=combat,
+        side=side,
+        actor=user,
+        stage=form.cleaned_data["stage"],
+        answer=form.answer(),
+    )
+    return _("Done: %(next)s") % {"next": sa.describe(combat, sa.role_of(combat, side))["asks"]}
+
+
+def _cards(side, units, can_act, data=None, bound=None):
+    cards = []
+    for combat in sa.running(side):
+        seen = sa.describe(combat, sa.role_of(combat, side))
+        form = None
+        if can_act and seen["my_move"]:
+            form = AssaultAnswerForm(
+                units,
+                seen["form"],
+                data if bound == combat.pk else None,
+                prefix=f"a{combat.pk}",
+                initial={"stage": seen["stage"]},
+            )
+        cards.append((combat, seen, form))
+    return cards
+
+
+@idempotent_form
+def tcs_assault(request, pk: int, side_pk: int):
+    campaign, viewer = load(request, pk)
+    side = side_for(campaign, viewer, side_pk)
+    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action and (not can_act or action not in ("declare", "answer")):
+        raise Http404
+    units = units_in_play(side)
+    bound = None
+    if action == "answer":
+        bound = next(
+            (c.pk for c in sa.running(side) if str(c.pk) == request.POST.get("combat", "")),
+            None,
+        )
+        if bound is None:
+            messages.error(request, _("This assault is over: nothing was changed."))
+            return redirect("tcs-assault", pk, side_pk)
+    declare_form = AssaultDeclareForm(
+        units, request.POST if action == "declare" else None, prefix="declare"
+    )
+    cards = _cards(side, units, can_act, request.POST, bound)
+    done = None
+    if action:
+        if action == "declare":
+            form, combat = declare_form, None
+        else:
+            combat, _seen, form = next(c for c in cards if c[0].pk == bound)
+        if form is None:
+            messages.error(request, _("This step was already answered: nothing was changed."))
+            return redirect("tcs-assault", pk, side_pk)
+        if form.is_valid():
+            try:
+                if action == "declare":
+                    done, _record = declare(form, side, request.user)
+                else:
+                    done = answer(form, combat, side, request.user)
+            except ValidationError as exc:
+                form_errors(form, exc)
+        if done and not partial_request(request):
+            messages.success(request, done)
+            return redirect("tcs-assault", pk, side_pk)
+        if done:
+            units = units_in_play(side)
+            declare_form = AssaultDeclareForm(units, prefix="declare")
+            cards = _cards(side, units, can_act)
+    context = {
+        "campaign": campaign,
+        "side": side,
+        "can_act": can_act,
+        "cards": cards,
+        "declare": declare_form,
+        "done": done,
+    }
+    if partial_request(request) and action:
+        return render(request, "tcs/assault.html#panel", context)
+    return render(request, "tcs/assault.html", context)

@@ -1,0 +1,202 @@
+"""A side's minefields page (phone first) [21]: the operation's markers (public once on the
+map), placing one at set-up or from a Prepared Defense sheet [21.1], the side's own units
+entering a minefield hex with the exact odds shown before the roll [21.0.b, 21.2], and a
+breach attempt [21.3]. Each card posts on its own (htmx swaps the panel)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaigns.i18n import say
+from campaigns.idempotency import idempotent_form
+from campaigns.permissions import can_act_for_side
+from campaigns.selectors.tcs_charts import operation_charts
+from campaigns.selectors.tcs_combat import units_in_play
+from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
+from campaigns.services.tcs import minefields as mines
+from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
+from campaigns.views.common import form_errors, partial_request
+from campaigns.views.tcs.common import load, side_for
+from rules.i18n import msg
+from rules.tcs.fire import result_words
+from rules.tcs.minefields import MinefieldMarker
+
+CARDS = ("place", "enter", "breach")
+
+
+def _forms(campaign, side, units, data=None, bound=""):
+    rows = markers(campaign)
+
+    def d(name):
+        return data if bound == name else None
+
+    return {
+        "place": PlaceForm(sheet_grants(campaign, side), d("place"), prefix="place"),
+        "enter": EnterForm(units, rows, d("enter"), prefix="enter"),
+        "breach": BreachForm(units, rows, d("breach"), prefix="breach"),
+    }
+
+
+def combat_text(combat) -> str:
+    r = combat.result
+    if not r.get("attacked"):
+        text = _("No attack (breach or not entering); +2 MP [21.2].")
+    else:
+        parts = []
+        if r.get("words") is not None:
+            parts.append(_("on foot: %(r)s") % {"r": say(r["words"])})
+        for unit, n in (r.get("vehicle_losses") or {}).items():
+            parts.append(_("%(u)s loses %(n)s vehicle step(s)") % {"u": unit, "n": n})
+        text = "; ".join(parts) or _("No Effect")
+    if combat.kind == "breach":
+        made = _("breach made") if r.get("made") else _("no breach")
+        text = f"{text} — {made}"
+    check = (combat.applied or {}).get("check")
+    if check:
+        text = _("%(t)s; morale check: %(r)s") % {"t": text, "r": check["result_words"]}
+    return text
+
+
+def run_card(action: str, form, side, user):
+    """Call the card's service; returns the text shown where the button was."""
+    d = form.cleaned_data
+    if action == "place":
+        row = mines.tcs_minefield_place(
+            side=side,
+            actor=user,
+            hex_=d["hex"],
+            sheet=form.sheet(),
+            near_platoons=d.get("near_platoons", False),
+            far_from_enemy=d.get("far_from_enemy", False),
+            enemy_may_deploy=d.get("enemy_may_deploy", False),
+            placing_first=not d.get("enemy_set_up_first", False),
+        )
+        return _("Minefield placed in %(hex)s [21.1].") % {"hex": row["hex"]}
+    check = form.check("minefield")
+    if action == "enter":
+        combat = mines.tcs_minefield_attack(
+            side=side,
+            actor=user,
+            minefield_id=int(d["minefield"]),
+            entry=form.entry(form.moves()),
+            check=check,
+            rolls=d.get("rolls_list"),
+        )
+    else:
+        combat = mines.tcs_minefield_breach(
+            side=side,
+            actor=user,
+            minefield_id=int(d["minefield"]),
+            units=form.chosen(),
+            began_adjacent=d.get("began_adjacent", False),
+            idle=d.get("idle", False),
+            dismounted=d.get("dismounted", False),
+            enemy_in_hex=d.get("enemy_in_hex", False),
+            still_in_hex=form.still_in_hex(),
+            entry=form.entry({}),
+            check=check,
+            rolls=d.get("rolls_list"),
+        )
+    return combat_text(combat)
+
+
+@idempotent_form
+def tcs_minefields(request, pk: int, side_pk: int):
+    campaign, viewer = load(request, pk)
+    side = side_for(campaign, viewer, side_pk)
+    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action and (not can_act or action not in CARDS):
+        raise Http404
+    units = units_in_play(side)
+    forms = _forms(campaign, side, units, request.POST, action)
+    done = None
+    if action:
+        form = forms[action]
+        if form.is_valid():
+            try:
+                done = run_card(action, form, side, request.user)
+            except ValidationError as exc:
+                form_errors(form, exc)
+        if done and not partial_request(request):
+            messages.success(request, done)
+            return redirect("tcs-minefields", pk, side_pk)
+        if done:
+            campaign.refresh_from_db()
+            units = units_in_play(side)
+            forms = _forms(campaign, side, units)
+    context = {
+        "campaign": campaign,
+        "side": side,
+        "can_act": can_act,
+        "forms": forms,
+        "markers": markers(campaign),
+        "grants": sheet_grants(campaign, side),
+        "recent": [(c, combat_text(c)) for c in recent_attacks(side)],
+        "charts": operation_charts(campaign),
+        "done": done,
+        "card": action,
+    }
+    if partial_request(request) and action:
+        return render(request, "tcs/minefields.html#panel", context)
+    return render(request, "tcs/minefields.html", context)
+
+
+def odds_lines(attack) -> list[tuple[str, str, str]]:
+    """Each result and its exact chance: the foot units' area result, then per vehicle
+    unit the chance of each number of steps destroyed."""
+    lines = []
+    if attack.foot is not None and attack.foot.odds:
+        for cell, p in attack.foot.odds.items():
+            label = say(msg("on foot: %(r)s", r=result_words(cell)))
+            lines.append((label, formats.number_format(round(float(p) * 100, 1), 1), f"{p}"))
+    for unit, chances in attack.vehicle_odds.items():
+        for k, p in chances.items():
+            label = say(msg("%(u)s loses %(k)s step(s)", u=unit, k=k))
+            lines.append((label, formats.number_format(round(float(p) * 100, 1), 1), f"{p}"))
+    return lines
+
+
+def shown_step(step) -> SimpleNamespace:
+    """A step for the odds partial: yes/no in words, never a raw flag."""
+    value = step.value
+    if isinstance(value, bool):
+        value = say(msg("yes") if value else msg("no"))
+    elif value is not None and not isinstance(value, int | float | str):
+        value = None
+    return SimpleNamespace(rule=step.rule, text=step.text, value=value)
+
+
+@require_POST
+def tcs_minefield_preview(request, pk: int, side_pk: int):
+    """The exact odds for the units chosen so far, before any die (htmx, live)."""
+    campaign, viewer = load(request, pk)
+    side = side_for(campaign, viewer, side_pk)
+    units = units_in_play(side)
+    form = EnterForm(units, markers(campaign), request.POST, prefix="enter")
+    odds, problem, attack = [], "", None
+    if form.is_valid():
+        row = form.rows[form.cleaned_data["minefield"]]
+        steps = {u.code: u.steps_left for u in units}
+        try:
+            attack = mines.preview(
+                campaign, MinefieldMarker.from_dict(row), form.entry(form.moves()), steps
+            )
+        except ValidationError as exc:
+            problem = " ".join(exc.messages)
+        else:
+            odds = odds_lines(attack)
+            attack = SimpleNamespace(explanation=[shown_step(s) for s in attack.explanation])
+    elif form.errors:
+        problem = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    return render(
+        request, "tcs/_fire_odds.html", {"odds": odds, "problem": problem, "result": attack}
+    )

@@ -1,0 +1,157 @@
+"""An assault played through the REST API only, in both dice modes: declared by the Germans
+with their own stack, the Americans' Final overwatch, the assault fire round with the
+cancellations, losses and morale checks applied by each side to its own units, the Paralyzed
+defender's escalation [22.0.c, T64], the end; refusals named by rule, privacy, repeats.
+
+FICTIONAL TEST DATA: the charts are tests/rules/tcs fixtures (invented except the seed's cells).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from campaigns.models.tcs import TcsCombat, TcsUnit
+from campaigns.services.tcs.opsheets import tcs_sheet_draw
+from tests.rules.tcs.test_fire import FIRE
+from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.test_api_tcs_play import ScriptedDice
+from tests.web.test_api_tcs_turn import SHIFTS, call
+from tests.web.test_tcs_assault import ATT_FIRERS, ATT_TARGETS, DEF_FIRERS, DEF_TARGETS
+
+pytest_plugins = ["tests.web.tcs_api_fixtures"]
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    monkeypatch.setattr("campaigns.services.tcs.common.ServerDice", ScriptedDice)
+    ScriptedDice.script.clear()
+    return ScriptedDice.script
+
+
+@pytest.fixture
+def playing(op, user, alice):
+    germans, americans = op.sides.order_by("order")
+    tcs_sheet_draw(
+        side=germans, actor=user, code="Hill", missions={"1-123/1": "attack", "1-123/2": "attack"}
+    )
+    call(alice, "post", f"/operations/{op.pk}/start/")
+    for chart, data in (("morale", FICTIONAL_DATA), ("fire", FIRE), ("shifts", SHIFTS)):
+        call(alice, "put", f"/charts/{op.pk}/", {"chart": chart, "data": data})
+    TcsUnit.objects.filter(campaign=op, code__startswith="1-123/").update(mode="move", morale=3)
+    TcsUnit.objects.filter(campaign=op, code="2-9/1").update(morale=4, morale_state="paralyzed")
+    return germans, americans
+
+
+def pk(op, code):
+    return TcsUnit.objects.get(campaign=op, code=code).pk
+
+
+def declare_body(op, germans, codes=("1-123/1", "1-123/2"), **extra):
+    return {"side": germans.pk, "units": [pk(op, c) for c in codes], "enter_cost": 1} | extra
+
+
+def step(client, combat, side, **fields):
+    seen = call(client, "get", f"/assaults/{combat}/?side={side.pk}")
+    assert seen["my_move"], seen
+    return call(
+        client,
+        "post",
+        f"/assaults/{combat}/answer/",
+        {"side": side.pk, "stage": seen["stage"], **fields},
+    )
+
+
+def dice(mode, field, value):
+    """Entered dice for the fire (`fire_dice`/`fire_roll`) or a morale check (`dice`/`roll`)."""
+    if mode != "entered":
+        return {}
+    if field == "fire":
+        return {"fire_dice": "entered", "fire_roll": str(value)}
+    return {"dice": "entered", "roll": str(value)}
+
+
+@pytest.mark.parametrize("mode", ["entered", "server"])
+def test_whole_assault_through_the_api(op, alice, bob, playing, scripted, mode):
+    germans, americans = playing
+    if mode == "server":
+        scripted.extend([11, 11, 11, 31])
+    seen = call(alice, "post", "/assaults/declare/", declare_body(op, germans), 201)
+    combat = seen["id"]
+    assert (seen["whose"], seen["rule"], seen["my_move"]) == ("defender", "22.0", False)
+    shown = call(bob, "get", f"/assaults/?side={americans.pk}")
+    assert [a["id"] for a in shown] == [combat] and shown[0]["form"] == "hex"
+    step(
+        bob, combat, americans, units=[pk(op, "2-9/1")], choice="overwatch", attacker_result="none"
+    )
+    step(alice, combat, germans)
+    step(bob, combat, americans, attacker_result="none")
+    seen = step(bob, combat, americans, attacker_result="none")
+    assert (seen["step"], seen["whose"], seen["form"]) == (6, "both", "fire")
+    assert seen["fire_order"] == ["attacker", "defender"]
+    step(
+        alice,
+        combat,
+        germans,
+        firers=ATT_FIRERS.splitlines(),
+        targets=ATT_TARGETS.splitlines(),
+        **dice(mode, "fire", 11),
+    )
+    seen = step(
+        bob, combat, americans, firers=[DEF_FIRERS], targets=[DEF_TARGETS], **dice(mode, "fire", 11)
+    )
+    assert seen["fire"][0]["attacker"]["words"] == "Morale Check"
+    assert seen["whose"] == "attacker"
+    seen = step(alice, combat, germans, losses={}, **dice(mode, "roll", 11))
+    assert seen["own"][0]["check"]["total"] == 3
+    seen = step(bob, combat, americans, losses={}, **dice(mode, "roll", 31))
+    assert seen["own"][0]["check"]["result"] == "syr"
+    assert seen["own"][0]["check"]["losses"][0]["steps"] == 3  # ceil(5/2) [22.0.c, T64]
+    assert (seen["step"], seen["defenders"]) == (7, {})
+    # the attacker never reads the defender's total
+    mine = call(alice, "get", f"/assaults/{combat}/?side={germans.pk}")
+    assert all("defender" not in str(o) for o in mine["own"])
+    assert mine["own"][0]["check"]["total"] == 3 and len(mine["own"]) == 1
+    seen = step(alice, combat, germans)
+    assert (seen["step"], seen["winner"], seen["status"]) == (8, "attacker", "done")
+    assert TcsCombat.objects.get(pk=combat).status == TcsCombat.Status.DONE
+    assert not scripted
+
+
+def test_declaration_refusals_are_named_by_rule(op, alice, playing):
+    germans, _americans = playing
+    for extra, rule in (
+        ({"adjacent": False}, "[22.0]"),
+        ({"codes": ("1-123/3",)}, "[22.0.j]"),
+        ({"overrun": True}, "[23.0.a]"),
+    ):
+        codes = extra.pop("codes", ("1-123/1", "1-123/2"))
+        answer = call(
+            alice, "post", "/assaults/declare/", declare_body(op, germans, codes, **extra), 400
+        )
+        assert rule in str(answer["units"])
+    TcsUnit.objects.filter(campaign=op, code="1-123/1").update(mode="fire")
+    answer = call(alice, "post", "/assaults/declare/", declare_body(op, germans), 400)
+    assert "[22.0.a]" in str(answer["units"])
+
+
+def test_privacy_and_a_repeat_applies_once(op, alice, bob, playing, django_user_model):
+    germans, americans = playing
+    combat = call(alice, "post", "/assaults/declare/", declare_body(op, germans), 201)["id"]
+    # alice may not read or answer for the Americans; a stranger sees nothing
+    call(alice, "get", f"/assaults/{combat}/?side={americans.pk}", status=404)
+    call(alice, "post", f"/assaults/{combat}/answer/", {"side": americans.pk, "stage": "2"}, 404)
+    stranger = APIClient()
+    stranger.force_authenticate(django_user_model.objects.create_user("eve", password="x"))
+    call(stranger, "get", f"/assaults/{combat}/?side={germans.pk}", status=404)
+    body = {
+        "side": americans.pk,
+        "stage": "2",
+        "units": [pk(op, "2-9/1")],
+        "attacker_result": "none",
+    }
+    call(bob, "post", f"/assaults/{combat}/answer/", body)
+    again = call(bob, "post", f"/assaults/{combat}/answer/", body, 400)
+    assert "already answered" in str(again)
+    assert call(bob, "get", f"/assaults/{combat}/?side={americans.pk}")["step"] == 3

@@ -1,0 +1,208 @@
+"""Artillery on the site, through the services and the page [18.0–18.10, 19, 26.2]: the
+Artillery Adjustment Table as an operation chart, batteries and ammunition (the 2-0x ÷4
+helper), missions (table or result read off the chart), smoke and illumination markers with
+the Clean-up Phase, the barrage's check taken as from artillery in the Air & Artillery Phase
+[17.4.l], and the page's privacy.
+
+FICTIONAL TEST DATA: the Artillery Adjustment Table (tests/web/test_api_tcs_artillery.py) is
+invented; the Fire and Morale Tables are tests/rules/tcs fixtures (T41, T60 cells are the
+seed's).
+"""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaigns.models.tcs import MoraleState, TcsCombat
+from campaigns.selectors.tcs_artillery import adjustment_table, ammo_record, markers
+from campaigns.services import tcs as svc
+from campaigns.services.tcs.charts import chart_from_csv, tcs_charts_update
+from campaigns.tcs.chart_grids import GRIDS
+from campaigns.tcs.combat_lines import parse_targets
+from rules.tcs.ammo import Battery
+from rules.tcs.artillery import Shoot
+from rules.tcs.fire_tables import Terrain
+from tests.web.test_api_tcs_artillery import FICTIONAL_ADJUSTMENT
+from tests.web.test_tcs_combat import playing, unit
+
+pytestmark = pytest.mark.django_db
+
+
+def page_url(op, side):
+    return f"/campaigns/{op.pk}/tcs/sides/{side.pk}/artillery/"
+
+
+def armed(user, other_user, *, table=True):
+    op = playing(user, other_user)
+    if table:
+        tcs_charts_update(campaign=op, actor=user, chart="adjustment", data=FICTIONAL_ADJUSTMENT)
+    germans, americans = op.sides.order_by("order")
+    for name in ("1/105", "2/105"):
+        svc.tcs_artillery_battery_save(
+            side=germans,
+            actor=user,
+            battery=Battery(name, "105mm", 105, good_af=8, bad_af=4, adjustment=3),
+        )
+    for kind in ("he", "smoke", "illum"):
+        svc.tcs_artillery_stock_set(
+            side=germans, actor=user, ammo_type=kind, calibre="105mm", volleys=4
+        )
+    op.refresh_from_db()
+    return op, germans, americans
+
+
+def order(**extra):
+    return svc.MissionOrder(**({"batteries": ["1/105"], "kind": "he", "hex": "0512"} | extra))
+
+
+def test_18_7_a_adjustment_table_is_an_operation_chart_checked_cell_by_cell(user, other_user):
+    op = playing(user, other_user)
+    stored = tcs_charts_update(
+        campaign=op, actor=user, chart="adjustment", data=FICTIONAL_ADJUSTMENT
+    )
+    assert stored["adjustment"]["rows"][1]["results"] == ["scatter", "scatter"]
+    op.refresh_from_db()
+    assert adjustment_table(op).result(3, 46) is Shoot.GOOD_SHOOT
+    bad = {**FICTIONAL_ADJUSTMENT, "rows": FICTIONAL_ADJUSTMENT["rows"][:3]}
+    with pytest.raises(ValidationError, match="61"):
+        tcs_charts_update(campaign=op, actor=user, chart="adjustment", data=bad)
+    csv = "rolls,≤2,3+\n11-36,No Shoot,Scatter\n41-66,Bad Shoot,Good Shoot\n"
+    assert chart_from_csv("adjustment", csv)["rows"][1]["results"] == ["bad_shoot", "good_shoot"]
+    grid = GRIDS["adjustment"]
+    shown = grid.unpack(stored["adjustment"])["adjustment"]
+    assert shown.columns == ["≤2", "3+"] and shown.cells[0] == ["no_shoot", "no_shoot"]
+
+
+def test_18_2_legacy_allocation_divided_by_four_and_illum_unchanged(user, other_user):
+    op = playing(user, other_user)
+    germans = op.sides.order_by("order").first()
+    svc.tcs_artillery_stock_set(
+        side=germans, actor=user, ammo_type="he", calibre="150mm", volleys=30, legacy=True
+    )
+    svc.tcs_artillery_stock_set(
+        side=germans, actor=user, ammo_type="illum", calibre="150mm", volleys=3, legacy=True
+    )
+    stocks = {s.type.value: s.initial for s in ammo_record(germans).stocks}
+    assert stocks == {"he": 8, "illum": 3}  # 30 / 4 = 7.5 → 8 (standard rounding)
+
+
+def test_18_7_without_a_table_the_result_read_off_the_chart_is_asked(user, other_user):
+    _op, germans, _americans = armed(user, other_user, table=False)
+    with pytest.raises(ValidationError) as exc:
+        svc.tcs_artillery_mission(side=germans, actor=user, order=order(), rolls=[46])
+    assert "shoot" in exc.value.message_dict
+    assert ammo_record(germans).stocks[0].remaining == 4  # refused: nothing crossed off
+    combat = svc.tcs_artillery_mission(
+        side=germans, actor=user, order=order(shoot="good_shoot"), rolls=[]
+    )
+    assert combat.result["factors"]["zone_af"] == 16
+
+
+def test_18_4_b_observer_in_move_mode_is_refused_and_no_los_is_no_shoot(user, other_user):
+    _op, germans, _americans = armed(user, other_user)
+    with pytest.raises(ValidationError, match=r"18\.4\.b"):
+        svc.tcs_artillery_mission(side=germans, actor=user, order=order(fire_mode=False))
+    combat = svc.tcs_artillery_mission(side=germans, actor=user, order=order(los=False))
+    assert combat.result["refund"] is True and combat.result["shoot"] == "no_shoot"
+    assert ammo_record(germans).stocks[0].remaining == 4
+
+
+def test_19_2_smoke_and_illum_markers_cleaned_up(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    svc.tcs_artillery_mission(
+        side=germans, actor=user, order=order(kind="smoke", hex="0610"), rolls=[46]
+    )
+    svc.tcs_artillery_mission(side=germans, actor=user, order=order(kind="illum", hex="0812"))
+    op.refresh_from_db()
+    placed = {(m.kind.value, m.hex, m.level) for m in markers(op).markers}
+    assert placed == {("smoke", "0610", 2), ("illum", "0812", 1)}
+    svc.tcs_markers_clean_up(campaign=op, actor=user)
+    op.refresh_from_db()
+    assert [(m.kind.value, m.level) for m in markers(op).markers] == [("smoke", 1)]
+    svc.tcs_markers_clean_up(campaign=op, actor=other_user)
+    op.refresh_from_db()
+    assert markers(op).markers == []
+
+
+def test_17_4_l_barrage_check_from_artillery_may_take_paralyzed_for_syr(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    platoon = unit(op, "2-9/1")
+    svc.tcs_unit_state(unit=platoon, actor=other_user, morale=4)
+    mission = svc.tcs_artillery_mission(side=germans, actor=user, order=order(), rolls=[46])
+    attack = svc.tcs_artillery_attack(
+        side=germans,
+        actor=user,
+        order=svc.AttackOrder(
+            missions=[(mission.pk, True)],
+            targets=parse_targets("2-9/1; 5; A; move"),
+            terrain=Terrain.OPEN,
+        ),
+        rolls=[65],
+    )
+    assert attack.status == TcsCombat.Status.OPEN and attack.result["steps"] == 3
+    # 4 + 3 lost + 0 + unassigned 2 = 9, roll 46 → SYR [T60]: the owner is asked [17.4.l]
+    with pytest.raises(ValidationError) as exc:
+        svc.tcs_fire_apply(
+            combat=attack,
+            actor=other_user,
+            losses={platoon: 3},
+            units=[platoon],
+            check=svc.Check(roll=46),
+        )
+    assert "syr_as_paralyzed" in exc.value.message_dict
+    done = svc.tcs_fire_apply(
+        combat=attack,
+        actor=other_user,
+        losses={platoon: 3},
+        units=[platoon],
+        check=svc.Check(roll=46, syr_as_paralyzed=True),
+    )
+    assert done.status == TcsCombat.Status.APPLIED
+    platoon.refresh_from_db()
+    assert platoon.morale_state == MoraleState.PARALYZED
+
+
+def test_page_private_to_the_side_and_posts_a_battery_and_a_mission(client, user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    client.force_login(other_user)
+    assert client.get(page_url(op, germans)).status_code == 404
+    client.force_login(user)
+    resolve = client.get(f"/campaigns/{op.pk}/tcs/sides/{germans.pk}/resolve/")
+    assert page_url(op, germans) in resolve.text
+    page = client.get(page_url(op, germans))
+    assert page.status_code == 200 and "1/105" in page.text
+    response = client.post(
+        page_url(op, germans),
+        {
+            "action": "battery",
+            "battery-name": "3/150",
+            "battery-calibre": "150mm",
+            "battery-good_af": "10",
+            "battery-bad_af": "5",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and "Battery saved" in response.text
+    response = client.post(
+        page_url(op, germans),
+        {
+            "action": "mission",
+            "mission-batteries": ["2/105"],
+            "mission-kind": "smoke",
+            "mission-hex": "0409",
+            "mission-observer_fire_mode": "on",
+            "mission-observer_unmarked": "on",
+            "mission-observer_los": "on",
+            "mission-observer_visible": "on",
+            "mission-dice": "entered",
+            "mission-rolls": "46",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Mission fired" in response.text and "0409" in response.text
+    response = client.post(
+        page_url(op, germans),
+        {"action": "mission", "mission-batteries": ["2/105"], "mission-kind": "he"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and "This field is required" in response.text
+    assert [b.name for b in ammo_record(germans).batteries] == ["1/105", "2/105", "3/150"]
