@@ -40,7 +40,7 @@ from campaigns.selectors.tcs import (
 from campaigns.selectors.tcs_export import tcs_operation_export
 from campaigns.selectors.tcs_turn import tcs_turn_phases
 from campaigns.services import tcs as svc
-from campaigns.services.tcs.opsheets import tcs_reinforcements_enter
+from campaigns.services.tcs.sheet_effects import tcs_reinforcements_enter
 from campaigns.tcs import forms as tf
 from campaigns.tcs import readings as tf_readings
 from rules.serial import to_data

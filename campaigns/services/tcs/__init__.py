@@ -73,17 +73,19 @@ from campaigns.services.tcs.operations import (
 )
 from campaigns.services.tcs.opsheets import (
     SHEET_TEXT_FIELDS,
-    tcs_reinforcements_enter,
     tcs_sheet_add_units,
     tcs_sheet_declare_failure,
     tcs_sheet_declare_success,
     tcs_sheet_draw,
     tcs_sheet_edit,
-    tcs_sheet_prepared_defense,
     tcs_sheet_reveal,
     tcs_sheet_strike_units,
 )
 from campaigns.services.tcs.readings import OPTION_RULES, tcs_options_update
+from campaigns.services.tcs.sheet_effects import (
+    tcs_reinforcements_enter,
+    tcs_sheet_prepared_defense,
+)
 from campaigns.services.tcs.sheet_fixes import (
     sheet_deletable,
     sheet_implementable,

@@ -37,7 +37,7 @@ from campaigns.services.tcs.engine import (
     track_state,
     vehicle_track,
 )
-from campaigns.services.tcs.opsheets import undig
+from campaigns.services.tcs.sheet_effects import undig
 from campaigns.tcs.state import blockers_for, current_turn, options_for
 from rules.dice import D6, EnteredDice, ServerDice
 from rules.errors import RollNeeded, RuleError

@@ -1,6 +1,6 @@
 """Op sheets: drawing [6.8], correcting what is written [6.5], revealing, declaring success or
-failure wholly or per unit [6.11, 6.13.a], adding [6.13.c–d] and striking [6.13.b] units,
-and what implementing a Prepared Defense does [6.16.a, 21.1]."""
+failure wholly or per unit [6.11, 6.13.a], adding [6.13.c–d] and striking [6.13.b] units.
+What a sheet does to its units (Dug In, reinforcements) is in `sheet_effects`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from campaigns.models.tcs import (
     SHEET_TEXT_FIELDS,
     CommandPhase,
     OpSheetRecord,
-    TcsUnit,
     private_storage,
 )
 from campaigns.services._base import append_log, lock_campaign
@@ -26,7 +25,6 @@ from campaigns.services.tcs.common import (
     check_code,
     clean_texts,
     is_tcs,
-    log_explanation,
     log_private,
     may_act,
     publish,
@@ -35,12 +33,12 @@ from campaigns.services.tcs.common import (
 )
 from campaigns.services.tcs.engine import (
     PhaseStep,
-    SideEngine,
     current_phase,
     load_side,
     mark,
     phase_step,
 )
+from campaigns.services.tcs.sheet_effects import REINFORCEMENT, log_on_sheet, undig
 from campaigns.tcs.graphics import check_graphic
 from campaigns.tcs.state import current_turn, options_for
 from rules.errors import RuleError
@@ -49,17 +47,7 @@ from rules.tcs import labels
 from rules.tcs.additions import add_units
 from rules.tcs.clock import Phase
 from rules.tcs.opsheet import OpSheetType, SheetStatus, draw_sheet
-from rules.tcs.prepared_defense import dug_in_losses, prepared_defense
-from rules.tcs.transitions import declare_failure, declare_success, may_enter, strike_units
-
-# sheet state key: written for reinforcements [6.13.e, 27.2.d-e]
-REINFORCEMENT = "reinforcement"
-
-
-def _log_on_sheet(campaign, side, actor, explanation, record: OpSheetRecord, turn: int) -> None:
-    log_explanation(
-        campaign, explanation, actor=actor, private_to=side, tag={"sheet": record.pk}, turn=turn
-    )
+from rules.tcs.transitions import declare_failure, declare_success, strike_units
 
 
 def _sheet_type(value: str, field: str) -> OpSheetType:
@@ -188,7 +176,7 @@ def tcs_sheet_draw(
             private_to=side,
             data={"tcs": {"sheet": record.pk}},
         )
-        _log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
+        log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
         if reinforcement:
             log_private(
                 campaign,
@@ -207,48 +195,6 @@ def tcs_sheet_draw(
                 turn=turn.number,
             )
     return record
-
-
-def is_reinforcement(record: OpSheetRecord) -> bool:
-    return bool(record.state.get(REINFORCEMENT))
-
-
-def tcs_reinforcements_enter(*, side: Side, actor, units: Iterable[str]) -> list[str]:
-    """Reinforcements placed at their map edge at the start of the side's Action Phase
-    [27.2.a]: each must be on an implemented sheet or executing preliminary instructions
-    [6.13.e, 27.2.b]; otherwise the whole entry is refused, naming the units. Logged."""
-    units = list(dict.fromkeys(str(u) for u in units))
-    if not units:
-        raise ValidationError({"units": _("Choose the arriving units.")})
-    with side_write(side, side.campaign_id, actor) as campaign:
-        if campaign.status != Campaign.Status.ACTIVE:
-            raise ValidationError(_("Start the operation first."))
-        side = Side.objects.get(pk=side.pk)
-        engine = load_side(campaign, side)
-        unknown = [u for u in units if u not in engine.units or engine.units[u].eliminated]
-        if unknown:
-            raise ValidationError(
-                {"units": _("Not a unit of this side in play: %(u)s.") % {"u": ", ".join(unknown)}}
-            )
-        try:
-            exp = may_enter(units, engine.sheet_list)
-        except RuleError as exc:
-            raise rule_error(exc, "units") from None
-        turn = current_turn(campaign)
-        log_private(
-            campaign,
-            side,
-            actor,
-            _("Reinforcements enter the map: %(u)s.") % {"u": ", ".join(units)},
-            rule="27.2.a",
-            kind=LogEntry.Kind.EVENT,
-            tag={"units": units},
-            turn=turn.number,
-        )
-        log_explanation(
-            campaign, exp, actor=actor, private_to=side, tag={"units": units}, turn=turn.number
-        )
-    return units
 
 
 def own_sheet(sheet: OpSheetRecord) -> OpSheetRecord:
@@ -380,7 +326,7 @@ def tcs_sheet_declare_failure(
         except RuleError as exc:
             raise rule_error(exc, "units" if units else None) from None
         engine.save_sheets(turn.number)
-        _log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
+        log_on_sheet(campaign, side, actor, result.explanation, record, turn.number)
         undig(engine, actor, turn.number)
     return record
 
@@ -482,92 +428,3 @@ def tcs_sheet_strike_units(*, sheet: OpSheetRecord, actor, units: list[str]) -> 
         undig(step.engine, actor, step.turn.number)
         mark(step.phase, "struck", [{"sheet": step.record.pk, "units": list(units)}])
     return step.record
-
-
-# --- Prepared Defense [6.16, 21.1] ----------------------------------------------------------
-
-
-def undig(engine: SideEngine, actor, turn: int) -> list[str]:
-    """After a sheet changed: every dug-in unit of the side that is now unassigned, on
-    another mission, executing preliminary instructions or in Move mode loses Dug In, each
-    loss logged privately [6.16.c-d]. Returns the units."""
-    dug = [u for u in engine.units.values() if u.dug_in and not u.eliminated]
-    if not dug:
-        return []
-    lost, exp = dug_in_losses(
-        [u.code for u in dug], engine.sheet_list, {u.code: u.mode for u in dug}
-    )
-    if lost:
-        TcsUnit.objects.filter(side=engine.side, code__in=list(lost)).update(dug_in=False)
-        for code in lost:
-            engine.units[code].dug_in = False
-        log_explanation(
-            engine.campaign,
-            exp,
-            actor=actor,
-            private_to=engine.side,
-            tag={"units": sorted(lost)},
-            turn=turn,
-        )
-    return list(lost)
-
-
-def tcs_sheet_prepared_defense(
-    *, sheet: OpSheetRecord, actor, fire_mode: Iterable[str], addition_id: str = ""
-) -> dict[str, Any]:
-    """Record what implementing a Prepared Defense sheet did: its units in Fire mode at that
-    instant dig in, those in Move mode lose the chance [6.16.a]; one minefield per two
-    infantry platoons may be placed now [21.1]. `addition_id`: units added to the sheet that
-    have just implemented [6.13.c]. Once per implementation."""
-    fire_mode = set(fire_mode)
-    with side_write(sheet.side_id, sheet.campaign_id, actor) as campaign:
-        record = OpSheetRecord.objects.select_related("side").get(pk=sheet.pk)
-        engine = load_side(campaign, record.side)
-        record = engine.record(record.pk)
-        state = engine.sheets[record.pk]
-        if any(p.get("addition", "") == addition_id for p in record.prepared_defense):
-            raise ValidationError(_("What this implementation did is already recorded [6.16.a]."))
-        units = None
-        if addition_id:
-            addition = next((a for a in state.additions if a.id == addition_id), None)
-            if addition is None or addition.status is not SheetStatus.IMPLEMENTED:
-                raise ValidationError(
-                    {"addition": _("Choose units added to the sheet that have implemented.")}
-                )
-            units = list(addition.units)
-        unknown = fire_mode - set(state.active_units)
-        if unknown:
-            raise ValidationError(
-                {"fire_mode": _("Not on this sheet: %(u)s.") % {"u": ", ".join(sorted(unknown))}}
-            )
-        try:
-            result = prepared_defense(state, fire_mode, engine.oob, units)
-        except RuleError as exc:
-            raise rule_error(exc) from None
-        turn = current_turn(campaign)
-        done = {
-            "addition": addition_id,
-            "turn": turn.number,
-            "dug_in": list(result.dug_in),
-            "not_dug_in": list(result.not_dug_in),
-            "minefields": result.minefields,
-        }
-        record.prepared_defense = [*record.prepared_defense, done]
-        record.save(update_fields=["prepared_defense", "updated_at"])
-        TcsUnit.objects.filter(side=record.side, code__in=result.dug_in).update(dug_in=True)
-        _log_on_sheet(campaign, record.side, actor, result.explanation, record, turn.number)
-        if result.minefields:
-            log_private(
-                campaign,
-                record.side,
-                actor,
-                _(
-                    "%(n)s minefield(s) may be placed now, each within 4 hexes of the two "
-                    "platoons that give it and at least 5 hexes from the nearest enemy unit."
-                )
-                % {"n": result.minefields},
-                rule="21.1",
-                tag={"sheet": record.pk},
-                turn=turn.number,
-            )
-    return done
