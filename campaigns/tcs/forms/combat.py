@@ -155,6 +155,20 @@ class FireForm(forms.Form):
         help_text=_("Fire: the d66, e.g. 65. AT rolls: one 2d6 total each, e.g. “9 4”."),
     )
 
+    CHART_READS = (
+        "other",
+        *READ_LABELS,
+        "distance",
+        "attacking_steps",
+    )
+
+    def main_fields(self):
+        """What every fire asks; the chart values and the AT roll's are folded away."""
+        return [f for f in self.visible_fields() if f.name not in self.CHART_READS]
+
+    def chart_fields(self):
+        return [self[name] for name in self.CHART_READS]
+
     def clean(self):
         data = super().clean()
         if self.errors:
