@@ -347,3 +347,26 @@ def test_15_3_a_suppressed_units_never_overwatch(user, other_user):
     )
     with pytest.raises(ValidationError, match=r"15\.3\.a"):
         svc.tcs_fire_resolve(side=germans, actor=user, order=order, rolls=[65])
+
+
+def test_the_resolve_page_and_panel_stay_bounded_as_the_operation_grows(
+    client, user, other_user, django_assert_max_num_queries
+):
+    """Reads are bounded in queries and rows: the latest window, the open results."""
+    op = playing(user, other_user)
+    germans, americans = op.sides.order_by("order")
+    client.force_login(other_user)
+
+    def queries():
+        with django_assert_max_num_queries(60) as ctx:
+            page = client.get(page_url(op, americans))
+        assert page.status_code == 200
+        return len(ctx.captured_queries), page.text.count("<details><summary>")
+
+    svc.tcs_fire_resolve(side=germans, actor=user, order=t41_order(), rolls=[65])
+    few = queries()
+    for _ in range(25):
+        svc.tcs_fire_resolve(side=germans, actor=user, order=t41_order(), rolls=[11])
+    many = queries()
+    assert many[0] == few[0]
+    assert many[1] <= 10 + few[1]  # the "Latest" list is a fixed window
