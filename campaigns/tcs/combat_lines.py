@@ -124,7 +124,8 @@ def _extras(parts: list[str], n: int, field: str, numbers: set[str], flags: set[
     found: dict[str, int | bool | str] = {}
     for part in parts:
         name, _space, rest = part.strip().partition(" ")
-        key = word(part) if word(part) in flags else word(name)
+        raw = part.strip().lower()
+        key = raw if raw in flags else word(part) if word(part) in flags else word(name)
         if key == "hex" and rest:
             found["hex"] = rest.strip()[:20]
         elif key in numbers and rest:

@@ -370,3 +370,32 @@ def test_the_resolve_page_and_panel_stay_bounded_as_the_operation_grows(
     many = queries()
     assert many[0] == few[0]
     assert many[1] <= 10 + few[1]  # the "Latest" list is a fixed window
+
+
+def test_firer_lines_read_every_word_in_english_and_spanish():
+    (firer, state), (mg, mg_state) = parse_firer_lines(
+        "1-123/1; infantería; 4; 3; 1; max 5; fired; at; pfas 2; hex 0512\n"
+        "MG; ametralladora; 2; 2; 4; movida; suprimida; switched"
+    )
+    assert (firer.kind, firer.steps, firer.max_steps) == ("infantry", 3, 5)
+    assert (state.fired_marker, state.made_at_roll, state.pfas, state.hex) == (
+        True,
+        True,
+        2,
+        "0512",
+    )
+    assert (mg.kind, mg_state.moved, mg_state.suppressed, mg_state.fire_mode_since_start) == (
+        "mg",
+        True,
+        True,
+        False,
+    )
+    (target,) = parse_targets("Platoon; 5; B-1; atrincherada; pdef 2; transportada")
+    assert (target.type, target.posture, target.p_defense, target.carried) == (
+        "B-1",
+        "dug_in",
+        2,
+        True,
+    )
+    with pytest.raises(ValidationError, match="not understood"):
+        parse_firer_lines("A; infantry; 4; 5; 3; sideways")
