@@ -8,7 +8,7 @@ from campaigns.models import Campaign, Side
 from campaigns.models.tcs import TcsCombat, TcsSide
 from campaigns.selectors.tcs_charts import charts_data
 from rules.tcs.ammo import AmmoRecord
-from rules.tcs.artillery import AdjustmentTable
+from rules.tcs.artillery_adjust import AdjustmentTable
 from rules.tcs.smoke import Markers
 
 WINDOW = 10

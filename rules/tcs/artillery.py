@@ -1,69 +1,68 @@
-"""Artillery missions [18.0–18.10, 24.6]: factors, adjustment, scatter, point targets.
+"""Artillery missions [18.0–18.10, 24.6]: factors, the barrage attack, point targets.
 
-The Artillery Adjustment Table and the Artillery Point Fire Table are not in the seed: the
-first is user data (`AdjustmentTable`) or a result read off the chart; the second is a kill
-number typed at the roll. The barrage attack on a hex is an area attack on the Fire Table
-(`rules.tcs.fire.area_fire`). Values the seed prints are constants with their rule.
+The Artillery Point Fire Table is not in the seed: its kill number is typed at the roll. The
+barrage attack on a hex is an area attack on the Fire Table (`rules.tcs.fire.area_fire`).
+The Adjustment Table, the adjustment and scatter live in `rules.tcs.artillery_adjust` (its
+names are re-exported here). Values the seed prints are constants with their rule.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from rules.dice import D6, D66, TWO_D6, DiceSource, RollRecord
-from rules.errors import RuleError, TableDataError
+from rules.dice import D66, TWO_D6, DiceSource, RollRecord
+from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
-from rules.i18n import Msg, msg
+from rules.i18n import msg
 from rules.tcs.ammo import BATTALION_VOLLEYS, AmmoChange, AmmoRecord, AmmoType
+from rules.tcs.artillery_adjust import (
+    OPPONENT_PLACES_WITHIN,
+    SHOOT_WORDS,
+    Adjustment,
+    AdjustmentTable,
+    MissionKind,
+    Scatter,
+    Shoot,
+    adjust,
+    parse_shoot,
+    rocket_scatter,
+    scatter,
+)
 from rules.tcs.fire import Firer, FireResult, FirerKind, TargetUnit, area_fire
 from rules.tcs.fire_tables import FireCharts, Terrain
-from rules.tcs.morale_table import D66_READINGS, _column_problems, parse_range
 from rules.tcs.rounding import round_std
+
+__all__ = [
+    "OPPONENT_PLACES_WITHIN",
+    "SHOOT_WORDS",
+    "Adjustment",
+    "AdjustmentTable",
+    "BarrageHit",
+    "MissionFactors",
+    "MissionKind",
+    "PointAttack",
+    "Scatter",
+    "Shoot",
+    "adjust",
+    "barrage_attack",
+    "check_observer",
+    "fire_mission",
+    "ig_point_attack",
+    "mission_factors",
+    "parse_shoot",
+    "point_target_attack",
+    "rocket_scatter",
+    "scatter",
+]
 
 RAPID_MAX_MM = 122  # rapid fire only for tubes of 122 mm or less [18.6.a]
 ILLUM_RADIUS = 5  # artillery Illum lights 5 hexes around it [26.2.b]
 IG_POINT_MIN_MM = 100  # IGs of 100 mm+ may use the Artillery Point Fire Table [24.5.b]
 IG_POINT_MAX_RANGE = 14
 IG_POINT_LONG = (8, 14)  # −1 on the table at 8–14 hexes [24.5.b]
-OPPONENT_PLACES_WITHIN = 3  # scatter roll 6 [18.7.c]
-
-
-class MissionKind(StrEnum):
-    HE = "he"
-    CONTINUOUS = "continuous"
-    SMOKE = "smoke"
-    ILLUM = "illum"
-    ROCKET = "rocket"
-
-
-class Shoot(StrEnum):
-    NO_SHOOT = "no_shoot"
-    SCATTER = "scatter"
-    BAD_SHOOT = "bad_shoot"
-    GOOD_SHOOT = "good_shoot"
-
-
-SHOOT_WORDS: dict[Shoot, Msg] = {
-    Shoot.NO_SHOOT: msg("No Shoot"),
-    Shoot.SCATTER: msg("Scatter"),
-    Shoot.BAD_SHOOT: msg("Bad Shoot"),
-    Shoot.GOOD_SHOOT: msg("Good Shoot"),
-}
-_SHOOT_ALIASES = {
-    "no shoot": Shoot.NO_SHOOT,
-    "ns": Shoot.NO_SHOOT,
-    "scatter": Shoot.SCATTER,
-    "bad shoot": Shoot.BAD_SHOOT,
-    "bad": Shoot.BAD_SHOOT,
-    "good shoot": Shoot.GOOD_SHOOT,
-    "good": Shoot.GOOD_SHOOT,
-}
 
 
 @dataclass(frozen=True)
@@ -152,264 +151,6 @@ def check_observer(
             msg("the observer needs a clear LOS to the target hex within visibility"),
             rule="18.4.b",
         )
-
-
-def _row_problems(rows: Any, width: int) -> tuple[list[Msg], list[tuple[int, int]]]:
-    if not isinstance(rows, list) or not rows:
-        return [msg("give the rows (d66 ranges), at least one")], []
-    problems, spans, seen = [], [], {}
-    for i, row in enumerate(rows, start=1):
-        span = parse_range(row.get("rolls") if isinstance(row, Mapping) else None)
-        if span is None or None in span or not set(span) <= set(D66_READINGS) or span[1] < span[0]:
-            problems.append(msg("row %(n)s: give the d66 range, like 11-36 or 41", n=i))
-            continue
-        spans.append(span)
-        for reading in (r for r in D66_READINGS if span[0] <= r <= span[1]):
-            if reading in seen:
-                problems.append(
-                    msg(
-                        "roll %(roll)s is in rows %(a)s and %(b)s",
-                        roll=reading,
-                        a=seen[reading],
-                        b=i,
-                    )
-                )
-            seen[reading] = i
-        cells = row.get("results")
-        if not isinstance(cells, list) or len(cells) != width:
-            problems.append(msg("row %(n)s: give one result per column (%(w)s)", n=i, w=width))
-            continue
-        for j, cell in enumerate(cells, start=1):
-            if parse_shoot(cell) is None:
-                problems.append(
-                    msg(
-                        "row %(n)s, column %(c)s: %(cell)s is not a result (No Shoot, Scatter, "
-                        "Bad Shoot, Good Shoot)",
-                        n=i,
-                        c=j,
-                        cell="(blank)" if cell in (None, "") else cell,
-                    )
-                )
-    missing = [r for r in D66_READINGS if r not in seen]
-    if missing:
-        problems.append(msg("no row covers roll(s) %(rolls)s", rolls=", ".join(map(str, missing))))
-    return problems, spans
-
-
-def parse_shoot(word: Any) -> Shoot | None:
-    if word is None:
-        return None
-    text = " ".join(str(word).lower().replace("_", " ").split())
-    return _SHOOT_ALIASES.get(text)
-
-
-@dataclass(frozen=True)
-class AdjustmentTable:
-    """A validated Artillery Adjustment Table [18.7.a]: columns are adjustment values (after
-    column modifiers), rows d66 ranges, cells No Shoot / Scatter / Bad Shoot / Good Shoot."""
-
-    headings: tuple[str, ...]
-    columns: tuple[tuple[int | None, int | None], ...]
-    spans: tuple[tuple[int, int], ...]
-    cells: tuple[tuple[Shoot, ...], ...]
-
-    @classmethod
-    def from_data(cls, data: Any) -> AdjustmentTable:
-        title = msg("Artillery Adjustment Table")
-        if not isinstance(data, Mapping):
-            raise TableDataError([(title, msg("give a set of columns and rows"))], rule="18.7.a")
-        problems, columns = _column_problems(data.get("columns"))
-        width = len(data["columns"]) if isinstance(data.get("columns"), list) else 0
-        row_problems, spans = _row_problems(data.get("rows"), width)
-        if problems + row_problems:
-            raise TableDataError([(title, p) for p in problems + row_problems], rule="18.7.a")
-        cells = [tuple(parse_shoot(c) for c in r["results"]) for r in data["rows"]]
-        order = sorted(range(len(spans)), key=lambda i: spans[i])
-        return cls(
-            tuple(str(c) for c in data["columns"]),
-            tuple(columns),
-            tuple(spans[i] for i in order),
-            tuple(cells[i] for i in order),
-        )
-
-    @classmethod
-    def from_csv(cls, text: str) -> AdjustmentTable:
-        """A header row (``rolls`` then one heading per column), one line per d66 range."""
-        lines = [r for r in csv.reader(io.StringIO(text.strip())) if any(c.strip() for c in r)]
-        if not lines:
-            raise TableDataError([("", msg("the CSV is empty"))], rule="18.7.a")
-        rows = [{"rolls": x[0].strip(), "results": [c.strip() for c in x[1:]]} for x in lines[1:]]
-        return cls.from_data({"columns": [c.strip() for c in lines[0][1:]], "rows": rows})
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "columns": list(self.headings),
-            "rows": [
-                {"rolls": f"{lo}-{hi}" if lo != hi else str(lo), "results": [c.value for c in r]}
-                for (lo, hi), r in zip(self.spans, self.cells, strict=True)
-            ],
-        }
-
-    def column(self, value: int) -> int:
-        return next(
-            i
-            for i, (lo, hi) in enumerate(self.columns)
-            if (lo is None or lo <= value) and (hi is None or value <= hi)
-        )
-
-    def result(self, value: int, roll: int) -> Shoot:
-        D66.check_value(roll)
-        row = next(i for i, (lo, hi) in enumerate(self.spans) if lo <= roll <= hi)
-        return self.cells[row][self.column(value)]
-
-    def odds(self, value: int) -> dict[Shoot, Fraction]:
-        """Exact chance of each result in a column over the 36 d66 readings."""
-        counts = dict.fromkeys(Shoot, 0)
-        for faces in D66.outcomes():
-            counts[self.result(value, D66.value(faces))] += 1
-        return {r: Fraction(n, 36) for r, n in counts.items()}
-
-
-@dataclass(frozen=True)
-class Scatter:
-    """Where a scattered mission went: `distance` hexes towards `direction` (1–6 on the map's
-    diagram), or `opponent_places` within 3 hexes [18.7.c]."""
-
-    distance: int | None
-    direction: int | None
-    opponent_places: bool = False
-
-
-@dataclass(frozen=True)
-class Adjustment:
-    shoot: Shoot | None  # None: only the odds were asked for (no dice)
-    fires_as: Shoot | None  # Good or Bad Shoot side used; None: nothing fires
-    scatter: Scatter | None
-    refund: bool
-    odds: dict[Shoot, Fraction]
-    explanation: Explanation
-
-
-def scatter(dice: DiceSource, exp: Explanation) -> Scatter:
-    """The Artillery Scatter Table as the text prints it [18.7.c]: 1–3 → 1 hex, 4–5 → 2
-    hexes (direction by a die), 6 → the opponent places it within 3 hexes."""
-    roll = dice.roll(D6, purpose=msg("Artillery Scatter Table"), rule="18.7.c")
-    if roll.value == 6:
-        exp.add(
-            "18.7.c",
-            msg("scatter roll 6: the opponent places the mission within 3 hexes"),
-            OPPONENT_PLACES_WITHIN,
-            roll=roll,
-        )
-        return Scatter(None, None, True)
-    distance = 1 if roll.value <= 3 else 2
-    exp.add("18.7.c", msg("scatter distance"), distance, roll=roll)
-    way = dice.roll(D6, purpose=msg("scatter direction"), rule="18.7.c")
-    exp.add("18.7.c", msg("scatter direction"), way.value, roll=way)
-    return Scatter(distance, way.value)
-
-
-def rocket_scatter(dice: DiceSource, exp: Explanation) -> Scatter:
-    """Rockets: red die direction, white die distance; never on the target hex [18.6.c]."""
-    roll = dice.roll(D66, purpose=msg("rocket scatter"), rule="18.6.c")
-    direction, distance = divmod(roll.value, 10)
-    exp.add(
-        "18.6.c",
-        msg("rocket scatter: direction (red), distance (white)"),
-        [direction, distance],
-        roll=roll,
-    )
-    return Scatter(distance, direction)
-
-
-def adjust(
-    kind: MissionKind,
-    dice: DiceSource | None,
-    *,
-    table: AdjustmentTable | None = None,
-    value: int | None = None,
-    modifiers: Sequence[tuple[str, int]] = (),
-    entered: Shoot | str | None = None,
-    observer_los: bool = True,
-    all_water: bool = False,
-) -> Adjustment:
-    """Adjust one mission [18.7]. Rockets skip the table (Good Shoot, always scatter). Without
-    a valid observer LOS the mission is No Shoot [18.3]. Otherwise the result comes from
-    `entered` (read off the printed chart) or the d66 on `table` at `value` + column
-    modifiers; with `dice=None` only the odds are returned (shoot None). With neither table
-    nor entered result a `DecisionRequired` asks for the result read off the chart."""
-    kind, exp = MissionKind(kind), Explanation()
-    if kind is MissionKind.ILLUM:
-        raise RuleError(msg("illumination missions are not adjusted"), rule="18.3")
-    if kind is MissionKind.ROCKET:
-        exp.add("18.7", msg("rockets: always Good Shoot and always scatter"), "good_shoot")
-        where = rocket_scatter(dice, exp) if dice else None
-        return Adjustment(Shoot.GOOD_SHOOT, Shoot.GOOD_SHOOT, where, False, {}, exp)
-    if not observer_los:
-        exp.add("18.3", msg("no valid observer LOS: No Shoot"), "no_shoot")
-        return _settle(kind, Shoot.NO_SHOOT, dice, {}, exp, all_water)
-    chances: dict[Shoot, Fraction] = {}
-    if table is not None and value is not None:
-        column_value = value + sum(v for _, v in modifiers)
-        for name, v in modifiers:
-            exp.add("18.7.a", msg("column modifier: %(name)s", name=name), v)
-        exp.add("18.7.a", msg("adjustment value after column modifiers"), column_value)
-        chances = table.odds(column_value)
-    if entered is not None:
-        shoot = parse_shoot(entered) if not isinstance(entered, Shoot) else entered
-        if shoot is None:
-            raise RuleError(msg("enter No Shoot, Scatter, Bad Shoot or Good Shoot"), rule="18.7")
-        exp.add("18.7", msg("result read off the chart: %(r)s", r=SHOOT_WORDS[shoot]), shoot.value)
-    elif table is not None and value is not None:
-        if dice is None:
-            return Adjustment(None, None, None, False, chances, exp)
-        roll = dice.roll(D66, purpose=msg("Artillery Adjustment Table"), rule="18.7.a")
-        shoot = table.result(column_value, roll.value)
-        exp.add(
-            "18.7.a",
-            msg("roll %(roll)s: %(r)s", roll=roll.value, r=SHOOT_WORDS[shoot]),
-            shoot.value,
-            roll=roll,
-        )
-    else:
-        raise DecisionRequired(
-            Decision(
-                "adjustment",
-                "18.7.a",
-                msg("Roll on the Artillery Adjustment Table and enter the result"),
-                tuple(s.value for s in Shoot),
-            )
-        )
-    return _settle(kind, shoot, dice, chances, exp, all_water)
-
-
-def _settle(
-    kind: MissionKind,
-    shoot: Shoot,
-    dice: DiceSource | None,
-    chances: dict[Shoot, Fraction],
-    exp: Explanation,
-    all_water: bool,
-) -> Adjustment:
-    if shoot is Shoot.NO_SHOOT:
-        exp.add("18.7.b", msg("No Shoot: marker removed, ammunition returned"))
-        return Adjustment(shoot, None, None, True, chances, exp)
-    where = None
-    if shoot is Shoot.SCATTER:
-        if dice is None:
-            raise RuleError(msg("roll on the Artillery Scatter Table"), rule="18.7.c")
-        where = scatter(dice, exp)
-        exp.add("18.7.c", msg("a scattered mission fires as Bad Shoot"), "bad_shoot")
-    if kind is MissionKind.SMOKE:
-        if all_water:
-            exp.add("19.1.b", msg("smoke in an all-water hex: No Shoot"), "no_shoot")
-            return Adjustment(Shoot.NO_SHOOT, None, where, True, chances, exp)
-        exp.add("18.5.c", msg("smoke succeeds on anything but No Shoot"))
-        return Adjustment(
-            shoot, shoot if shoot is not Shoot.SCATTER else None, where, False, chances, exp
-        )
-    fires = Shoot.BAD_SHOOT if shoot is Shoot.SCATTER else shoot
-    return Adjustment(shoot, fires, where, False, chances, exp)
 
 
 @dataclass(frozen=True)

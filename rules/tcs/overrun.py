@@ -8,12 +8,8 @@ from dataclasses import dataclass, field
 
 from rules.explain import Explanation
 from rules.i18n import Msg, msg
-from rules.tcs.assault import (
-    Assault,
-    AssaultUnit,
-    refuse,
-    stack_problems,
-)
+from rules.tcs.assault import AssaultUnit, refuse, stack_problems
+from rules.tcs.assault_steps import Assault
 from rules.tcs.fire import FirerKind
 
 MAX_HEX_COST = 3  # 23.0.b

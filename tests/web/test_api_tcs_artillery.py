@@ -144,3 +144,64 @@ def test_mission_scatter_good_shoot_barrage_applied_and_no_shoot_refunded(
     assert record["stocks"][0]["remaining"] == 8  # two volleys fired, the No Shoot returned
     assert all(b["mission_used"] for b in record["batteries"])
     assert not scripted
+
+
+@pytest.mark.parametrize("mode", ["entered", "server"])
+def test_24_3_c_mortar_round_marker_removed_by_hand_and_battery_deleted(
+    op, alice, bob, scripted, mode
+):
+    germans, americans = op.sides.order_by("order")
+    call(alice, "post", f"/operations/{op.pk}/start/")
+    setup_artillery(alice, op, germans)
+    if mode == "server":
+        scripted.extend([3, 6])
+    round_ = {"kind": "smoke", "weapon": "mortar", "calibre_mm": 81, "hex": "0610"}
+    # the Mortar and IG Smoke Table is not in the seed: its number is read off the chart
+    refused = alice.post(f"{API}/artillery/{germans.pk}/mortar/", round_, format="json")
+    assert refused.status_code == 400 and "success_from" in refused.json()
+    round_ |= {"success_from": 4}
+    missed = call(alice, "post", f"/artillery/{germans.pk}/mortar/", round_ | dice(mode, 3), 201)
+    assert missed["detail"] == "No smoke [24.3.c]." and missed["panel"]["markers"] == []
+    hit = call(alice, "post", f"/artillery/{germans.pk}/mortar/", round_ | dice(mode, 6), 201)
+    assert hit["panel"]["markers"] == [
+        {
+            "kind": "smoke",
+            "hex": "0610",
+            "source": "mortar_ig",
+            "owner": str(germans.pk),
+            "level": 1,
+        }
+    ]
+    small = alice.post(
+        f"{API}/artillery/{germans.pk}/mortar/",
+        {"kind": "illum", "weapon": "ig", "calibre_mm": 75, "hex": "0811"},
+        format="json",
+    )
+    assert small.status_code == 400 and "24.5.a" in small.json()["calibre_mm"][0]
+    assert not scripted
+
+    # by hand, with a reason; a stale position is refused; only the side's players act
+    call(bob, "post", f"/artillery/{germans.pk}/remove-marker/", {}, status=404)
+    stale = {"marker": "0:0999", "reason": "typo"}
+    assert (
+        alice.post(f"{API}/artillery/{germans.pk}/remove-marker/", stale, format="json").status_code
+        == 400
+    )
+    gone = call(
+        alice,
+        "post",
+        f"/artillery/{germans.pk}/remove-marker/",
+        {"marker": "0:0610", "reason": "placed in error"},
+    )
+    assert gone["panel"]["markers"] == []
+
+    # a battery that fired this turn stays (the result read off the chart: no die) [18.1.b]
+    fired = {"batteries": ["1/105"], "kind": "he", "hex": "0512", "shoot": "good_shoot"}
+    call(alice, "post", f"/artillery/{germans.pk}/mission/", fired, 201)
+    kept = alice.post(
+        f"{API}/artillery/{germans.pk}/delete-battery/", {"name": "1/105"}, format="json"
+    )
+    assert kept.status_code == 400 and "18.1.b" in kept.text
+    done = call(alice, "post", f"/artillery/{germans.pk}/delete-battery/", {"name": "3/105"})
+    assert "3/105" not in [b["name"] for b in done["panel"]["record"]["batteries"]]
+    call(alice, "get", f"/artillery/{americans.pk}/", status=404)

@@ -1,7 +1,8 @@
 """An assault played through the REST API only, in both dice modes: declared by the Germans
-with their own stack, the Americans' Final overwatch, the assault fire round with the
-cancellations, losses and morale checks applied by each side to its own units, the Paralyzed
-defender's escalation [22.0.c, T64], the end; refusals named by rule, privacy, repeats.
+with their own stack, the Americans' Final overwatch, the assault fire round (the side
+firing first resolved alone, the other side's losses taken before its survivors fire), losses
+and morale checks applied by each side to its own units, the Paralyzed defender's escalation
+[22.0.c, T64], the minefield attack on the assaulters [22.0 step 5], the end; refusals named by rule, privacy, repeats.
 
 FICTIONAL TEST DATA: the charts are tests/rules/tcs fixtures (invented except the seed's cells).
 """
@@ -52,7 +53,7 @@ def declare_body(op, germans, codes=("1-123/1", "1-123/2"), **extra):
     return {"side": germans.pk, "units": [pk(op, c) for c in codes], "enter_cost": 1} | extra
 
 
-def step(client, combat, side, **fields):
+def step(client, combat, side, status=200, **fields):
     seen = call(client, "get", f"/assaults/{combat}/?side={side.pk}")
     assert seen["my_move"], seen
     return call(
@@ -60,6 +61,7 @@ def step(client, combat, side, **fields):
         "post",
         f"/assaults/{combat}/answer/",
         {"side": side.pk, "stage": seen["stage"], **fields},
+        status,
     )
 
 
@@ -88,7 +90,8 @@ def test_whole_assault_through_the_api(op, alice, bob, playing, scripted, mode):
     step(alice, combat, germans)
     step(bob, combat, americans, attacker_result="none")
     seen = step(bob, combat, americans, attacker_result="none")
-    assert (seen["step"], seen["whose"], seen["form"]) == (6, "both", "fire")
+    # the attacker fires first [22.0 step 6]: the defender writes its targets only
+    assert (seen["step"], seen["whose"], seen["form"]) == (6, "both", "targets")
     assert seen["fire_order"] == ["attacker", "defender"]
     step(
         alice,
@@ -98,10 +101,11 @@ def test_whole_assault_through_the_api(op, alice, bob, playing, scripted, mode):
         targets=ATT_TARGETS.splitlines(),
         **dice(mode, "fire", 11),
     )
-    seen = step(
-        bob, combat, americans, firers=[DEF_FIRERS], targets=[DEF_TARGETS], **dice(mode, "fire", 11)
-    )
+    seen = step(bob, combat, americans, targets=[DEF_TARGETS])
     assert seen["fire"][0]["attacker"]["words"] == "Morale Check"
+    assert "defender" not in seen["fire"][0] and seen["form"] == "fire"
+    seen = step(bob, combat, americans, firers=[DEF_FIRERS], **dice(mode, "fire", 11))
+    assert seen["fire"][0]["defender"]["words"] == "Morale Check"
     assert seen["whose"] == "attacker"
     seen = step(alice, combat, germans, losses={}, **dice(mode, "roll", 11))
     assert seen["own"][0]["check"]["total"] == 3
@@ -155,3 +159,64 @@ def test_privacy_and_a_repeat_applies_once(op, alice, bob, playing, django_user_
     again = call(bob, "post", f"/assaults/{combat}/answer/", body, 400)
     assert "already answered" in str(again)
     assert call(bob, "get", f"/assaults/{combat}/?side={americans.pk}")["step"] == 3
+
+
+@pytest.mark.parametrize("mode", ["entered", "server"])
+def test_first_fire_losses_then_the_survivors_fire_through_the_api(
+    op, alice, bob, playing, scripted, mode
+):
+    """[22.0 step 6] the attacker fires first; the defender takes the step, then fires."""
+    germans, americans = playing
+    if mode == "server":
+        scripted.extend([51, 11])
+    combat = call(alice, "post", "/assaults/declare/", declare_body(op, germans), 201)["id"]
+    step(bob, combat, americans, units=[pk(op, "2-9/1")], attacker_result="none")
+    step(alice, combat, germans)
+    step(bob, combat, americans, attacker_result="none")
+    step(bob, combat, americans, minefield=False)
+    fired = {"firers": ATT_FIRERS.splitlines(), "targets": ATT_TARGETS.splitlines()}
+    step(alice, combat, germans, **fired, **dice(mode, "fire", 51))
+    seen = step(bob, combat, americans, targets=[DEF_TARGETS])
+    assert (seen["stage"], seen["form"], seen["fire"][0]["attacker"]["steps"]) == (
+        "6:early",
+        "losses",
+        1,
+    )
+    answer = step(bob, combat, americans, losses={}, status=400)
+    assert "exactly 1" in str(answer["losses"])
+    seen = step(bob, combat, americans, losses={str(pk(op, "2-9/1")): 1})
+    assert seen["form"] == "fire" and seen["own"][0]["losses"][0]["steps"] == 1
+    seen = step(
+        bob, combat, americans, firers=["2-9/1; infantry; 4; 4; 0"], **dice(mode, "fire", 11)
+    )
+    assert (seen["fire"][0]["defender"]["cell"], seen["whose"]) == ("MC", "attacker")
+    assert TcsUnit.objects.get(campaign=op, code="2-9/1").steps_left == 4
+    assert not scripted
+
+
+@pytest.mark.parametrize("mode", ["entered", "server"])
+def test_minefield_attacks_the_assaulters_through_the_api(op, alice, bob, playing, scripted, mode):
+    """[22.0 step 5] the defender says the hex is mined; the attacker takes AF 18 and checks:
+    roll 11 → 1 step (FICTIONAL table), the check 66 → SYR: the assault ends."""
+    germans, americans = playing
+    if mode == "server":
+        scripted.extend([11, 66])
+    combat = call(alice, "post", "/assaults/declare/", declare_body(op, germans), 201)["id"]
+    step(bob, combat, americans, units=[pk(op, "2-9/1")], attacker_result="none")
+    step(alice, combat, germans)
+    step(bob, combat, americans, attacker_result="none")
+    seen = step(bob, combat, americans, minefield=True, breached=True)
+    assert (seen["stage"], seen["whose"]) == ("5:mine", "attacker")
+    rolls = {"fire_dice": "entered", "rolls": "11", **dice(mode, "roll", 66)}
+    seen = step(
+        alice,
+        combat,
+        germans,
+        first_step_choice="1-123/1",
+        losses={str(pk(op, "1-123/1")): 1},
+        **(rolls if mode == "entered" else {}),
+    )
+    assert seen["own"][0]["mine"]["steps"] == 1 and seen["own"][0]["check"]["result"] == "syr"
+    assert (seen["step"], seen["ended"], seen["winner"]) == (8, "repulsed", "defender")
+    assert TcsUnit.objects.get(campaign=op, code="1-123/1").steps_left == 4
+    assert not scripted

@@ -12,6 +12,7 @@ seed's).
 import pytest
 from django.core.exceptions import ValidationError
 
+from campaigns.models import LogEntry
 from campaigns.models.tcs import MoraleState, TcsCombat
 from campaigns.selectors.tcs_artillery import adjustment_table, ammo_record, markers
 from campaigns.services import tcs as svc
@@ -21,6 +22,7 @@ from campaigns.tcs.combat_lines import parse_targets
 from rules.tcs.ammo import Battery
 from rules.tcs.artillery import Shoot
 from rules.tcs.fire_tables import Terrain
+from rules.tcs.smoke import MarkerKind
 from tests.web.test_api_tcs_artillery import FICTIONAL_ADJUSTMENT
 from tests.web.test_tcs_combat import playing, unit
 
@@ -206,3 +208,199 @@ def test_page_private_to_the_side_and_posts_a_battery_and_a_mission(client, user
     )
     assert response.status_code == 200 and "This field is required" in response.text
     assert [b.name for b in ammo_record(germans).batteries] == ["1/105", "2/105", "3/150"]
+
+
+# --- readings [18.2.c, 18.9.b] ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("per_battery, left", [(False, 1), (True, 2)])
+def test_18_2_c_battalion_fire_costs_three_volleys_or_one_per_battery(
+    user, other_user, per_battery, left
+):
+    op, germans, _americans = armed(user, other_user)
+    svc.tcs_options_update(
+        campaign=op, actor=user, values={"battalion_fire_per_battery": per_battery}
+    )
+    combat = svc.tcs_artillery_mission(
+        side=germans,
+        actor=user,
+        order=order(batteries=["1/105", "2/105"], battalion=True, shoot="good_shoot"),
+        rolls=[],
+    )
+    assert combat.result["factors"]["volleys"] == 4 - left
+    assert combat.result["factors"]["zone_hexes"] == 7
+    he = next(s for s in ammo_record(germans).stocks if s.type.value == "he")
+    assert he.remaining == left
+
+
+def _point_attack(user, germans, rolls, kill_number, battery="1/105"):
+    mission = svc.tcs_artillery_mission(
+        side=germans, actor=user, order=order(batteries=[battery], shoot="good_shoot"), rolls=[]
+    )
+    return svc.tcs_artillery_attack(
+        side=germans,
+        actor=user,
+        order=svc.AttackOrder(
+            missions=[(mission.pk, True)],
+            targets=parse_targets("2-9/1; 5; A; move"),
+            terrain=Terrain.OPEN,
+            p_steps=1,
+            kill_number=kill_number,
+        ),
+        rolls=rolls,
+    )
+
+
+def test_18_9_b_point_fire_two_dice_summed_by_default(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    assert svc.options_for(op).artillery_point_dice_summed is True
+    with pytest.raises(ValidationError) as exc:  # 13 is no total of two dice
+        _point_attack(user, germans, [65, 13], 13)
+    assert "rolls" in exc.value.message_dict
+    combat = _point_attack(user, germans, [65, 12], 12, "2/105")
+    assert combat.result["point_kills"] == 1 and combat.result["steps"] == 4
+
+
+def test_18_9_b_point_fire_read_as_d66_when_the_reading_is_off(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    svc.tcs_options_update(campaign=op, actor=user, values={"artillery_point_dice_summed": False})
+    combat = _point_attack(user, germans, [65, 13], 13)
+    assert combat.result["point_kills"] == 1
+    missed = _point_attack(user, germans, [65, 12], 13, "2/105")
+    assert missed.result["point_kills"] == 0
+
+
+# --- a battery deleted, a marker removed by hand ------------------------------------------------
+
+
+def test_battery_deleted_and_logged_refused_once_it_fired_this_turn(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    svc.tcs_artillery_mission(side=germans, actor=user, order=order(shoot="good_shoot"), rolls=[])
+    with pytest.raises(ValidationError, match=r"18\.1\.b"):
+        svc.tcs_artillery_battery_delete(side=germans, actor=user, name="1/105")
+    with pytest.raises(ValidationError):
+        svc.tcs_artillery_battery_delete(side=germans, actor=user, name="9/999")
+    svc.tcs_artillery_battery_delete(side=germans, actor=user, name="2/105")
+    assert [b.name for b in ammo_record(germans).batteries] == ["1/105"]
+    entry = LogEntry.objects.filter(campaign=op).order_by("-id").first()
+    assert "2/105" in str(entry.summary) and entry.private_to_id == germans.pk
+
+
+def test_19_marker_removed_by_hand_with_its_reason(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    svc.tcs_artillery_mission(
+        side=germans, actor=user, order=order(kind="smoke", hex="0610"), rolls=[46]
+    )
+    with pytest.raises(ValidationError) as exc:
+        svc.tcs_marker_remove(side=germans, actor=user, index=0, hex_="0610", reason=" ")
+    assert "reason" in exc.value.message_dict
+    with pytest.raises(ValidationError) as exc:
+        svc.tcs_marker_remove(side=germans, actor=user, index=0, hex_="0999", reason="typo")
+    assert "marker" in exc.value.message_dict
+    svc.tcs_marker_remove(side=germans, actor=user, index=0, hex_="0610", reason="wrong hex")
+    op.refresh_from_db()
+    assert markers(op).markers == []
+    entry = LogEntry.objects.filter(campaign=op).order_by("-id").first()
+    assert "wrong hex" in str(entry.summary) and entry.private_to_id is None
+
+
+# --- mortar and IG rounds [24.3.c, 24.5.a] ----------------------------------------------------
+
+
+def mortar(**extra):
+    fields = {"kind": MarkerKind.SMOKE, "hex": "0610", "mortar": True, "calibre_mm": 81}
+    return svc.MortarRound(**(fields | extra))
+
+
+def test_24_3_c_mortar_smoke_fills_its_hex_until_the_owners_next_action_phase(user, other_user):
+    op, germans, americans = armed(user, other_user)
+    with pytest.raises(ValidationError) as exc:
+        svc.tcs_mortar_round(side=germans, actor=user, order=mortar(), rolls=[5])
+    assert "success_from" in exc.value.message_dict  # the chart is not in the seed
+    assert not svc.tcs_mortar_round(
+        side=germans, actor=user, order=mortar(success_from=4), rolls=[2]
+    )
+    assert not _placed(op)
+    placed = svc.tcs_mortar_round(side=germans, actor=user, order=mortar(success_from=4), rolls=[5])
+    assert placed is True
+    assert _placed(op) == [("smoke", "0610", 1, "mortar_ig")]
+    svc.tcs_markers_clean_up(campaign=op, actor=user)
+    assert _placed(op) == [("smoke", "0610", 1, "mortar_ig")]  # not a Clean-up marker [19.2]
+    svc.tcs_markers_action_phase(side=americans, actor=other_user)
+    assert len(_placed(op)) == 1
+    svc.tcs_markers_action_phase(side=germans, actor=user)
+    assert _placed(op) == []
+
+
+def _placed(op):
+    op.refresh_from_db()
+    return [(m.kind.value, m.hex, m.level, m.source.value) for m in markers(op).markers]
+
+
+def test_24_5_a_ig_rounds_calibre_result_read_off_the_chart_and_illum(user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    with pytest.raises(ValidationError, match=r"24\.5\.a") as exc:
+        svc.tcs_mortar_round(side=germans, actor=user, order=mortar(mortar=False, calibre_mm=75))
+    assert "calibre_mm" in exc.value.message_dict
+    with pytest.raises(ValidationError, match=r"24\.3\.c"):
+        svc.tcs_mortar_round(side=germans, actor=user, order=mortar(calibre_mm=60))
+    ig = mortar(mortar=False, calibre_mm=150, hex="0711", succeeded=True)
+    assert svc.tcs_mortar_round(side=germans, actor=user, order=ig, rolls=[]) is True
+    illum = mortar(kind=MarkerKind.ILLUM, hex="0812")
+    assert svc.tcs_mortar_round(side=germans, actor=user, order=illum) is True
+    assert _placed(op) == [("smoke", "0711", 1, "mortar_ig"), ("illum", "0812", 1, "mortar_ig")]
+    assert markers(op).markers[1].radius == 3  # [26.2.b]
+
+
+def test_page_mortar_round_battery_deletion_confirmed_and_marker_removed(client, user, other_user):
+    op, germans, _americans = armed(user, other_user)
+    client.force_login(user)
+    url = page_url(op, germans)
+    page = client.get(url)
+    assert "Mortar or IG smoke or illumination round" in page.text
+    assert "Delete a battery" in page.text and "Remove a marker by hand" not in page.text
+    response = client.post(
+        url,
+        {
+            "action": "mortar",
+            "mortar-kind": "smoke",
+            "mortar-weapon": "mortar",
+            "mortar-calibre_mm": "81",
+            "mortar-hex": "0610",
+            "mortar-success_from": "4",
+            "mortar-dice": "entered",
+            "mortar-rolls": "5",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Smoke placed in 0610 only" in response.text
+    assert "Remove a marker by hand" in response.text
+    response = client.post(
+        url,
+        {"action": "delete_battery", "delete_battery-name": "2/105"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "This field is required" in response.text
+    assert len(ammo_record(germans).batteries) == 2
+    response = client.post(
+        url,
+        {
+            "action": "delete_battery",
+            "delete_battery-name": "2/105",
+            "delete_battery-confirm": "on",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Battery deleted" in response.text
+    assert [b.name for b in ammo_record(germans).batteries] == ["1/105"]
+    response = client.post(
+        url,
+        {
+            "action": "remove_marker",
+            "remove_marker-marker": "0:0610",
+            "remove_marker-reason": "fired by mistake",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Marker removed" in response.text
+    assert _placed(op) == []

@@ -69,7 +69,7 @@ def answer(combat, side, user, **ans):
 def fire(firers, targets, roll):
     return {
         "firers": parse_firers(firers) if firers else [],
-        "targets": parse_targets(targets),
+        "targets": parse_targets(targets) if targets else [],
         "other": (),
         "roll": roll,
         "terrain_shift": None,
@@ -95,7 +95,14 @@ def test_22_0_whole_assault_T64_paralyzed_defender_retreats_losing_half(user, ot
     assert seen["fire_order"] == ["attacker", "defender"]
     c = answer(c, germans, user, fire=fire(ATT_FIRERS, ATT_TARGETS, 11))
     assert sa.whose(c) == {"defender"}
-    c = answer(c, americans, other_user, fire=fire(DEF_FIRERS, DEF_TARGETS, 11))
+    # the defender writes its units as targets; the attacker's fire is resolved alone
+    assert sa.describe(c, "defender")["form"] == "targets"
+    c = answer(c, americans, other_user, fire=fire("", DEF_TARGETS, None))
+    shot = sa.describe(c, "attacker")["fire"][0]
+    assert shot["attacker"]["cell"] == "MC" and "defender" not in shot
+    # no step lost: the defender's surviving units declare and fire now
+    assert (sa.stage_of(c), sa.whose(c)) == ("6:second", {"defender"})
+    c = answer(c, americans, other_user, fire=fire(DEF_FIRERS, "", 11))
     shot = sa.describe(c, "attacker")["fire"][0]
     assert (shot["attacker"]["cell"], shot["defender"]["cell"]) == ("MC", "MC")
     # the attacker checks first: morale 3 + 0 → ≤3, roll 11 → no effect (FICTIONAL table)

@@ -358,3 +358,41 @@ def test_page_refusal_is_named_on_the_form(client, user, other_user):
     )
     assert response.status_code == 200 and "[3.1.a]" in response.text
     assert not TcsCombat.objects.exists()
+
+
+@pytest.mark.parametrize("every_unit, made", [(False, True), (True, False)])
+def test_21_3_c_breach_with_one_breacher_eliminated_by_the_reading(
+    user, other_user, every_unit, made
+):
+    op = mined(user, other_user, charts=False)
+    _germans, americans = op.sides.order_by("order")
+    svc.tcs_options_update(campaign=op, actor=user, values={"breach_needs_every_unit": every_unit})
+    for code in ("2-9/1", "2-9/2"):
+        svc.tcs_unit_state(unit=unit(op, code), actor=other_user, morale=4)
+    TcsUnit.objects.filter(campaign=op, code="2-9/1").update(steps_lost=4)
+    combat = svc.tcs_minefield_breach(
+        side=americans,
+        actor=other_user,
+        minefield_id=1,
+        units=["2-9/1", "2-9/2"],
+        began_adjacent=True,
+        idle=True,
+        entry=Entry(units={}, stacking_shift=0, result=2, losses={"2-9/2": 1, "2-9/1": 1}),
+        check=svc.Check(cause="minefield", result="none"),
+    )
+    assert unit(op, "2-9/1").eliminated and unit(op, "2-9/2").steps_lost == 1
+    assert combat.result["made"] is made
+    op.refresh_from_db()
+    assert markers(op)[0]["breached"] is made
+
+
+def test_phone_forms_show_only_the_minefield_checks_fields(client, user, other_user):
+    op = mined(user, other_user)
+    _germans, americans = op.sides.order_by("order")
+    client.force_login(other_user)
+    page = client.get(page_url(op, americans)).text
+    for shown in ("enter-roll", "enter-result", "enter-night", "enter-terrain_modifier"):
+        assert f'name="{shown}"' in page
+    for name in ("crossfire", "in_assault", "assault_choice", "artillery_air_phase", "syr_as_"):
+        assert f'name="enter-{name}' not in page and f'name="breach-{name}' not in page
+    assert 'name="breach-night"' in page

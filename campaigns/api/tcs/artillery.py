@@ -1,8 +1,9 @@
 """Artillery in the API (the artillery page): `/tcs/artillery/{side}/` is one side's
 batteries, ammunition record and latest missions (404 to anyone who may not see that side
 [1.5]) with the operation's public Smoke and Illum markers; its actions add a battery or a
-stock, fire a mission, attack a hex with this turn's barrages (an OPEN fire record the
-target's owner applies through `/tcs/combats/{id}/apply/`) and remove markers."""
+stock, delete a battery, fire a mission or a mortar/IG round, attack a hex with this turn's barrages (an OPEN fire record the
+target's owner applies through `/tcs/combats/{id}/apply/`) and remove markers (in the
+phases, or one by hand with a reason)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,14 @@ from campaigns.services import tcs as svc
 from campaigns.services.tcs.fire import result_text
 from campaigns.tcs import forms as tf
 from campaigns.tcs.state import current_turn
-from campaigns.views.tcs.artillery import _this_turn, mission_text
+from campaigns.views.tcs.artillery import _this_turn, marker_rows, mission_text, mortar_text
 
 MISSION_KIND_VALUES = ["he", "continuous", "smoke", "illum", "rocket"]
 AMMO_TYPE_VALUES = ["he", "smoke", "illum"]
 SHOOT_VALUES = ["no_shoot", "scatter", "bad_shoot", "good_shoot"]
+MORTAR_KIND_VALUES = ["smoke", "illum"]
+WEAPON_VALUES = ["mortar", "ig"]
+SMOKE_RESULT_VALUES = ["yes", "no"]
 OBSERVER_FIELDS = ("observer_fire_mode", "observer_unmarked", "observer_los", "observer_visible")
 
 
@@ -93,6 +97,39 @@ class TcsAttackRequestSerializer(serializers.Serializer):
     kill_number = serializers.IntegerField(required=False)
     dice = serializers.ChoiceField(choices=DICE_VALUES, required=False)
     rolls = serializers.CharField(required=False)
+
+
+class TcsBatteryDeleteRequestSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text=gettext_lazy("The battery to delete."))
+    confirm = serializers.BooleanField(
+        required=False, default=True, help_text=gettext_lazy("The deletion confirmed.")
+    )
+
+
+class TcsMarkerRemoveRequestSerializer(serializers.Serializer):
+    marker = serializers.CharField(
+        help_text=gettext_lazy("“position:hex” of the marker in the panel's list, from 0.")
+    )
+    reason = serializers.CharField(help_text=gettext_lazy("Why it is removed (logged)."))
+
+
+class TcsMortarRoundRequestSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=MORTAR_KIND_VALUES)
+    weapon = serializers.ChoiceField(choices=WEAPON_VALUES)
+    calibre_mm = serializers.IntegerField()
+    hex = serializers.CharField()
+    success_from = serializers.IntegerField(
+        required=False,
+        help_text=gettext_lazy("Lowest d6 placing smoke, read off the Mortar and IG Smoke Table."),
+    )
+    succeeded = serializers.ChoiceField(
+        choices=SMOKE_RESULT_VALUES,
+        required=False,
+        help_text=gettext_lazy("Or the result read off the chart."),
+    )
+    all_water = serializers.BooleanField(required=False)
+    dice = serializers.ChoiceField(choices=DICE_VALUES, required=False)
+    rolls = serializers.CharField(required=False, help_text=gettext_lazy("The smoke round's d6."))
 
 
 class TcsArtilleryAnswerSerializer(serializers.Serializer):
@@ -225,3 +262,51 @@ class ArtilleryViewSet(viewsets.GenericViewSet):
         run(svc.tcs_markers_action_phase, side=side, actor=request.user)
         text = _("Your mortar and IG markers are removed [19.2].")
         return self._done(request, side, text, code=status.HTTP_200_OK)
+
+    @extend_schema(
+        request=TcsBatteryDeleteRequestSerializer, responses=TcsArtilleryAnswerSerializer
+    )
+    @action(detail=True, methods=["post"], url_path="delete-battery")
+    def delete_battery(self, request, pk=None):
+        """Delete a battery; refused once it fired this turn [18.1.b]."""
+        campaign, _viewer, side = load_side(request, pk, act=True)
+        data = body(request)
+        if isinstance(request.data, dict):
+            data.setdefault("confirm", "true")
+        record = ammo_record(side, current_turn(campaign).number)
+        d = checked(tf.BatteryDeleteForm(record.batteries, data))
+        run(svc.tcs_artillery_battery_delete, side=side, actor=request.user, name=d["name"])
+        return self._done(request, side, _("Battery deleted."), code=status.HTTP_200_OK)
+
+    @extend_schema(request=TcsMarkerRemoveRequestSerializer, responses=TcsArtilleryAnswerSerializer)
+    @action(detail=True, methods=["post"], url_path="remove-marker")
+    def remove_marker(self, request, pk=None):
+        """Remove one Smoke or Illum marker by hand, a correction with its reason (logged)."""
+        campaign, _viewer, side = load_side(request, pk, act=True)
+        d = checked(tf.MarkerRemoveForm(marker_rows(campaign), body(request)))
+        run(
+            svc.tcs_marker_remove,
+            side=side,
+            actor=request.user,
+            index=d["index"],
+            hex_=d["hex"],
+            reason=d["reason"],
+        )
+        return self._done(request, side, _("Marker removed."), code=status.HTTP_200_OK)
+
+    @extend_schema(
+        request=TcsMortarRoundRequestSerializer, responses={201: TcsArtilleryAnswerSerializer}
+    )
+    @action(detail=True, methods=["post"])
+    def mortar(self, request, pk=None):
+        """A mortar or IG smoke or illumination round instead of an SFA [24.3.c, 24.5.a]."""
+        _campaign, _viewer, side = load_side(request, pk, act=True)
+        d = checked(tf.MortarRoundForm(body(request, dice=True)))
+        placed = run(
+            svc.tcs_mortar_round,
+            side=side,
+            actor=request.user,
+            order=d["order"],
+            rolls=d["rolls_list"],
+        )
+        return self._done(request, side, mortar_text(d["order"], placed))

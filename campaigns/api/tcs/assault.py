@@ -91,6 +91,27 @@ class TcsAssaultAnswerRequestSerializer(TcsCheckFieldsSerializer):
     terrain_shift = serializers.IntegerField(required=False)
     fire_dice = serializers.ChoiceField(choices=DICE_VALUES, required=False)
     fire_roll = serializers.CharField(required=False)
+    point_firers = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text=LINES
+    )
+    point_targets = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text=LINES
+    )
+    point_roll = serializers.CharField(required=False)
+    at_steps = serializers.IntegerField(required=False)
+    at_target_steps = serializers.IntegerField(required=False)
+    at_value = serializers.IntegerField(required=False)
+    at_rolls = serializers.CharField(
+        required=False, help_text=gettext_lazy("The 2d6 totals, e.g. “7 3”.")
+    )
+    minefield = serializers.BooleanField(required=False)
+    breached = serializers.BooleanField(required=False)
+    stacking_shift = serializers.IntegerField(required=False)
+    first_step_choice = serializers.CharField(required=False)
+    rolls = serializers.CharField(
+        required=False,
+        help_text=gettext_lazy("Minefield: the d66, then a 2d6 total per vehicle step."),
+    )
     losses = serializers.DictField(
         child=serializers.IntegerField(),
         required=False,
@@ -166,8 +187,11 @@ class AssaultViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def answer(self, request, pk=None):
         """The side answers the current step: the fields of its `form` (hex: `units`,
-        `choice`, `attacker_result`; hit: `attacker_result`; fire: `firers`, `targets`,
-        `other`, `fire_dice`/`fire_roll`; own: `losses` and the morale check fields).
+        `choice`, `attacker_result`; hit: `attacker_result`; mine: `minefield`; mine_own:
+        `losses`, `stacking_shift`, `fire_dice`/`rolls` and the check fields; fire: `firers`,
+        `targets`, `other`, `fire_dice`/`fire_roll`, `point_firers`/`point_targets`/
+        `point_roll`, `at_steps`/`at_target_steps`/`at_value`/`at_rolls`; targets: `targets`;
+        losses: `losses`; own: `losses` and the morale check fields).
         A repeat of the same answer changes nothing (400)."""
         _campaign, _viewer, side = load_side(request, _side_of(request), act=True)
         combat = _assault(side, pk)
@@ -176,8 +200,9 @@ class AssaultViewSet(viewsets.GenericViewSet):
             raise ValidationError(
                 {"stage": [gettext_lazy("This step was already answered: nothing was changed.")]}
             )
-        data = body(request, lists=("units", "firers", "targets"), objects=("losses",), dice=True)
-        _joined(data, "firers", "targets")
+        lines = ("firers", "targets", "point_firers", "point_targets")
+        data = body(request, lists=("units", *lines), objects=("losses",), dice=True)
+        _joined(data, *lines)
         units = units_in_play(side)
         losses = request.data.get("losses") if isinstance(request.data, dict) else None
         if losses is not None:

@@ -20,14 +20,20 @@ the selectors say what the operation waits for and from whom
 """
 
 from campaigns.services.tcs.artillery import (
+    MortarRound,
+    tcs_artillery_battery_delete,
+    tcs_artillery_battery_save,
+    tcs_artillery_stock_set,
+    tcs_marker_remove,
+    tcs_markers_action_phase,
+    tcs_markers_clean_up,
+    tcs_mortar_round,
+)
+from campaigns.services.tcs.artillery_missions import (
     AttackOrder,
     MissionOrder,
     tcs_artillery_attack,
-    tcs_artillery_battery_save,
     tcs_artillery_mission,
-    tcs_artillery_stock_set,
-    tcs_markers_action_phase,
-    tcs_markers_clean_up,
 )
 from campaigns.services.tcs.assault import tcs_assault_answer, tcs_assault_declare
 from campaigns.services.tcs.combat import (
@@ -56,11 +62,8 @@ from campaigns.services.tcs.corrections import tcs_morale_correct, tcs_unit_rest
 from campaigns.services.tcs.engine import SideEngine, load_side
 from campaigns.services.tcs.fire import FireOrder, tcs_fire_resolve
 from campaigns.services.tcs.losses import tcs_decision_resolve, tcs_losses_record
-from campaigns.services.tcs.minefields import (
-    tcs_minefield_attack,
-    tcs_minefield_breach,
-    tcs_minefield_place,
-)
+from campaigns.services.tcs.minefield_breach import tcs_minefield_breach
+from campaigns.services.tcs.minefields import tcs_minefield_attack, tcs_minefield_place
 from campaigns.services.tcs.operations import (
     CSV_COLUMNS,
     imported_words,
@@ -117,6 +120,7 @@ __all__ = [
     "Check",
     "FireOrder",
     "MissionOrder",
+    "MortarRound",
     "SideEngine",
     "blockers_for",
     "current_turn",
@@ -131,6 +135,7 @@ __all__ = [
     "sheet_deletable",
     "sheet_implementable",
     "tcs_artillery_attack",
+    "tcs_artillery_battery_delete",
     "tcs_artillery_battery_save",
     "tcs_artillery_mission",
     "tcs_artillery_stock_set",
@@ -141,6 +146,7 @@ __all__ = [
     "tcs_fire_resolve",
     "tcs_formation_add",
     "tcs_losses_record",
+    "tcs_marker_remove",
     "tcs_markers_action_phase",
     "tcs_markers_clean_up",
     "tcs_minefield_attack",
@@ -148,6 +154,7 @@ __all__ = [
     "tcs_minefield_place",
     "tcs_morale_check",
     "tcs_morale_correct",
+    "tcs_mortar_round",
     "tcs_oob_import",
     "tcs_operation_create",
     "tcs_operation_end",

@@ -1,33 +1,23 @@
-"""Artillery on the site [18.0–18.10, 19, 26.2]: a side's batteries and ammunition record,
-missions in the Air & Artillery Phase, the barrage attack on a hex, and the operation's Smoke
-and Illum markers.
+"""Artillery on the site [18.0–18.10, 19, 24.3.c, 24.5.a, 26.2]: a side's batteries and
+ammunition record, mortar and IG smoke and illumination rounds, and the operation's Smoke and
+Illum markers (clean-up, Action Phase removal, removal by hand as a correction).
 
-The ammunition record is the side's secret [1.5] (its changes are logged private to it); the
-mission's adjustment, scatter and the attack are public, as on the map. The attack leaves an
-OPEN record (kind "artillery") that the target's owner applies with `tcs_fire_apply`.
+The ammunition record is the side's secret [1.5] (its changes are logged private to it);
+markers are public, as on the map. Missions and the barrage attack are in
+`campaigns.services.tcs.artillery_missions`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, LogEntry, Side, bounds
-from campaigns.models.tcs import TcsCombat, TcsSide
-from campaigns.selectors.tcs_artillery import (
-    ATTACK_KIND,
-    MARKERS_KEY,
-    MISSION_KIND,
-    adjustment_table,
-    ammo_record,
-    markers,
-)
-from campaigns.selectors.tcs_charts import operation_charts
+from campaigns.models.tcs import TcsSide
+from campaigns.selectors.tcs_artillery import MARKERS_KEY, ammo_record, markers
 from campaigns.services._base import append_log
 from campaigns.services.tcs.common import (
     dice_for,
@@ -39,70 +29,34 @@ from campaigns.services.tcs.common import (
     rule_error,
     side_write,
 )
-from campaigns.services.tcs.fire import FireOrder, _entered, _needed, summary
 from campaigns.tcs.state import current_turn
 from rules.dice import EnteredDice
 from rules.errors import RollNeeded, RuleError
 from rules.explain import DecisionRequired, Explanation
 from rules.i18n import msg
-from rules.serial import to_data
 from rules.tcs.ammo import AMMO_WORDS, AmmoRecord, AmmoType, Battery, legacy_allocation
-from rules.tcs.artillery import (
-    BarrageHit,
-    MissionFactors,
-    MissionKind,
-    Shoot,
-    adjust,
-    barrage_attack,
-    check_observer,
-    fire_mission,
-    mission_factors,
-    point_target_attack,
-)
-from rules.tcs.fire import TargetUnit
-from rules.tcs.fire_tables import Terrain
-from rules.tcs.smoke import Source
-
-ATTACKING = (MissionKind.HE, MissionKind.CONTINUOUS, MissionKind.ROCKET)
+from rules.tcs.smoke import IG_SMOKE_MIN_MM, MORTAR_SMOKE_MIN_MM, MarkerKind, Markers, Source
 
 
 @dataclass(frozen=True)
-class MissionOrder:
-    """A mission as announced [18.4]: batteries, kind, target hex, the observer's answers,
-    column modifiers (“name; value”), the result read off the chart if no table is used."""
+class MortarRound:
+    """A mortar (3"/80 mm+) or IG (100 mm+) smoke or illumination round instead of an SFA
+    [24.3.c, 24.5.a]: the lowest d6 that places smoke read off the Mortar and Infantry Gun
+    Smoke Table, or the result read there (`succeeded`)."""
 
-    batteries: Sequence[str]
-    kind: MissionKind
+    kind: MarkerKind
     hex: str
-    battalion: bool = False
-    rapid: bool = False
-    fire_mode: bool = True
-    suppressed: bool = False
-    los: bool = True
-    within_visibility: bool = True
-    modifiers: Sequence[tuple[str, int]] = ()
-    shoot: str | None = None
+    mortar: bool
+    calibre_mm: int
+    success_from: int | None = None
+    succeeded: bool | None = None
     all_water: bool = False
-
-
-@dataclass(frozen=True)
-class AttackOrder:
-    """A barrage attack on one hex [18.3 (3)]: the missions hitting it (id, in the zone?),
-    the hex as the firer reads it, chart values typed, P-target steps and kill number."""
-
-    missions: Sequence[tuple[int, bool]]
-    targets: Sequence[TargetUnit]
-    terrain: Terrain
-    other: Sequence[tuple[str, int]] = ()
-    read: dict[str, int | None] | None = None
-    p_steps: int = 0
-    kill_number: int | None = None
 
 
 # --- the record -------------------------------------------------------------------------------
 
 
-def _save(side: Side, record: AmmoRecord, turn: int) -> None:
+def save_record(side: Side, record: AmmoRecord, turn: int) -> None:
     settings, _created = TcsSide.objects.get_or_create(side=side)
     data = {**record.to_dict(), "turn": turn}
     data.pop("side", None)
@@ -133,7 +87,7 @@ def tcs_artillery_battery_save(
             record.batteries[names.index(original)] = battery
         else:
             record.batteries.append(battery)
-        _save(side, record, turn)
+        save_record(side, record, turn)
         _record_change(
             side,
             actor,
@@ -168,7 +122,7 @@ def tcs_artillery_stock_set(
                 record.add_stock(ammo_type, calibre, issued)
             except RuleError as exc:
                 raise rule_error(exc, "volleys") from None
-        _save(side, record, turn)
+        save_record(side, record, turn)
         _record_change(
             side,
             actor,
@@ -184,310 +138,19 @@ def tcs_artillery_stock_set(
     return record
 
 
-# --- missions ---------------------------------------------------------------------------------
-
-
-def _factors(order: MissionOrder, battery: Battery, fires_as: Shoot | None) -> MissionFactors:
-    printed = battery.bad_af if fires_as is Shoot.BAD_SHOOT else battery.good_af
-    return mission_factors(
-        order.kind,
-        printed,
-        battalion=order.battalion,
-        rapid=order.rapid,
-        calibre_mm=battery.calibre_mm,
-    )
-
-
-def _landed(order: MissionOrder, where) -> str:
-    if where is None:
-        return order.hex
-    if where.opponent_places:
-        return _("%(hex)s → placed by the opponent within 3 hexes") % {"hex": order.hex}
-    return _("%(hex)s → %(n)s hex(es) towards direction %(d)s") % {
-        "hex": order.hex,
-        "n": where.distance,
-        "d": where.direction,
-    }
-
-
-def tcs_artillery_mission(
-    *, side: Side, actor, order: MissionOrder, rolls: list[int] | None = None
-) -> TcsCombat:
-    """One mission [18.4–18.7]: the observer checked, the volleys crossed off [18.2.a], the
-    adjustment (the operation's table, or the result read off the chart), the scatter; a No
-    Shoot gives the volleys back [18.7.b]; smoke and Illum place their markers."""
-    kind = MissionKind(order.kind)
-    with side_write(side, side.campaign_id, actor) as campaign:
-        if campaign.status != Campaign.Status.ACTIVE:
-            raise ValidationError(_("Missions are fired once play has started."))
-        turn = current_turn(campaign)
-        record = ammo_record(side, turn.number)
-        try:
-            if kind is not MissionKind.ILLUM:
-                check_observer(
-                    fire_mode=order.fire_mode,
-                    suppressed=order.suppressed,
-                    paralyzed=False,
-                    los=True,
-                    within_visibility=True,
-                )
-            first = record.battery(order.batteries[0]) if order.batteries else None
-            if first is None:
-                raise ValidationError({"batteries": _("Choose the firing battery or batteries.")})
-            change = fire_mission(record, order.batteries, _factors(order, first, None))
-        except RuleError as exc:
-            raise rule_error(exc, "batteries") from None
-        dice = dice_for(rolls)
-        public = Explanation()
-        placed = markers(campaign)
-        shoot = fires_as = where = None
-        refund = False
-        try:
-            if kind is MissionKind.ILLUM:
-                public.extend(
-                    placed.place_illum(order.hex, str(side.pk), Source.ARTILLERY, turn.light)
-                )
-            else:
-                table = adjustment_table(campaign) if not order.shoot else None
-                result = adjust(
-                    kind,
-                    dice,
-                    table=table,
-                    value=first.adjustment if table else None,
-                    modifiers=order.modifiers,
-                    entered=order.shoot,
-                    observer_los=order.los and order.within_visibility,
-                    all_water=order.all_water,
-                )
-                public.extend(result.explanation)
-                shoot, fires_as = result.shoot, result.fires_as
-                where, refund = result.scatter, result.refund
-        except DecisionRequired:
-            raise ValidationError(
-                {
-                    "shoot": _(
-                        "No Artillery Adjustment Table is entered (or the battery has no "
-                        "adjustment value): roll at the table and enter the result [18.7.a]."
-                    )
-                }
-            ) from None
-        except RollNeeded as exc:
-            raise roll_needed(exc, "rolls") from None
-        except RuleError as exc:
-            raise rule_error(exc, "rolls" if rolls is not None else "detail") from None
-        if isinstance(dice, EnteredDice) and dice.remaining:
-            raise ValidationError(
-                {"rolls": _("More dice were entered than the mission rolls: enter exactly those.")}
-            )
-        landed = _landed(order, where)
-        private = Explanation()
-        private.extend(change.explanation)
-        if refund:
-            private.extend(record.refund(change.spent))
-        if kind is MissionKind.SMOKE and not refund:
-            public.extend(
-                placed.place_artillery_smoke(landed, str(side.pk), all_water=order.all_water)
-            )
-        factors = _factors(order, first, fires_as) if fires_as else None
-        _save(side, record, turn.number)
-        tables = dict(campaign.tables or {})
-        tables[MARKERS_KEY] = placed.to_dict()
-        campaign.tables = tables
-        campaign.save(update_fields=["tables", "updated_at"])
-        combat = TcsCombat.objects.create(
-            campaign=campaign,
-            side=side,
-            target_side=None,
-            turn=turn.number,
-            kind=MISSION_KIND,
-            rule="18.4",
-            status=TcsCombat.Status.DONE,
-            inputs={
-                "batteries": list(order.batteries),
-                "kind": kind.value,
-                "hex": order.hex,
-                "battalion": order.battalion,
-                "rapid": order.rapid,
-            },
-            result={
-                "shoot": shoot.value if shoot else None,
-                "fires_as": fires_as.value if fires_as else None,
-                "hex": landed,
-                "refund": refund,
-                "opponent_places": bool(where and where.opponent_places),
-                "factors": _factor_data(factors),
-                "spent": change.spent.to_dict() if change.spent else None,
-                "explanation": public.as_list(),
-            },
-            created_by=actor,
-        )
-        log_explanation(
-            campaign,
-            public,
-            actor=actor,
-            private_to=None,
-            tag={"combat": combat.pk},
-            turn=turn.number,
-        )
-        log_explanation(
-            campaign,
-            private,
-            actor=actor,
-            private_to=side,
-            tag={"combat": combat.pk},
-            turn=turn.number,
-        )
-    return combat
-
-
-def _factor_data(factors: MissionFactors | None) -> dict[str, Any] | None:
-    if factors is None:
-        return None
-    return {
-        "kind": factors.kind.value,
-        "zone_af": factors.zone_af,
-        "adjacent_af": factors.adjacent_af,
-        "zone_hexes": factors.zone_hexes,
-        "volleys": factors.volleys,
-        "ammo": factors.ammo.value,
-        "blocks_los": factors.blocks_los,
-    }
-
-
-def _hit(combat: TcsCombat, in_zone: bool) -> BarrageHit:
-    f = combat.result["factors"]
-    factors = MissionFactors(
-        MissionKind(f["kind"]),
-        f["zone_af"],
-        f["adjacent_af"],
-        f["zone_hexes"],
-        f["volleys"],
-        AmmoType(f["ammo"]),
-        f["blocks_los"],
-    )
-    return BarrageHit(factors, in_zone)
-
-
-def tcs_artillery_attack(
-    *, side: Side, actor, order: AttackOrder, rolls: list[int] | None = None
-) -> TcsCombat:
-    """Every barrage of this turn on one hex attacks it together on the Fire Table [18.3 (3)]
-    (the hex as the firer reads it), then two dice per P-target step [18.9.b]. Public; an
-    OPEN record for the target's owner when it leaves losses or a check."""
-    if not order.missions:
-        raise ValidationError({"missions": _("Choose the missions that hit this hex.")})
-    with side_write(side, side.campaign_id, actor) as campaign:
-        if campaign.status != Campaign.Status.ACTIVE:
-            raise ValidationError(_("Missions are fired once play has started."))
-        turn = current_turn(campaign).number
-        ids = [pk for pk, _zone in order.missions]
-        found = {
-            c.pk: c
-            for c in TcsCombat.objects.filter(
-                side=side, campaign=campaign, kind=MISSION_KIND, turn=turn, pk__in=ids
-            )
-        }
-        if len(found) != len(set(ids)) or any(
-            not found[pk].result.get("factors")
-            or MissionKind(found[pk].result["factors"]["kind"]) not in ATTACKING
-            for pk in ids
-        ):
-            raise ValidationError(
-                {"missions": _("Choose this turn's HE, continuous or rocket missions that fired.")}
-            )
-        hits = [_hit(found[pk], zone) for pk, zone in order.missions]
-        charts = operation_charts(campaign).fire
-        if charts is None:
-            raise ValidationError(
-                {
-                    "detail": _(
-                        "This operation has no Fire Table yet: enter it on the charts page, or "
-                        "resolve the barrage off the printed chart and record the losses."
-                    )
-                }
-            )
-        fire_order = FireOrder(
-            kind="area",
-            firers=(),
-            targets=order.targets,
-            terrain=order.terrain,
-            other=order.other,
-            read=order.read,
-        )
-        dice = dice_for(rolls)
-        try:
-            result = barrage_attack(
-                hits,
-                order.targets,
-                order.terrain,
-                charts,
-                dice,
-                other=order.other,
-                entered=_entered(fire_order),
-            )
-            point = None
-            if order.p_steps:
-                point = point_target_attack(order.p_steps, dice, kill_number=order.kill_number)
-        except DecisionRequired as exc:
-            if exc.decision.key == "point_fire_number":
-                raise ValidationError(
-                    {"kill_number": _("Read the number on the Artillery Point Fire Table.")}
-                ) from None
-            raise _needed(exc) from None
-        except RollNeeded as exc:
-            raise roll_needed(exc, "rolls") from None
-        except RuleError as exc:
-            raise rule_error(exc, "detail") from None
-        if isinstance(dice, EnteredDice) and dice.remaining:
-            raise ValidationError(
-                {"rolls": _("More dice were entered than the attack rolls: enter exactly those.")}
-            )
-        outcome = summary(fire_order, result)
-        explanation = Explanation()
-        explanation.extend(result.explanation)
-        if point is not None:
-            outcome["point_kills"] = point.destroyed
-            outcome["steps"] = outcome["steps"] + point.destroyed
-            explanation.extend(point.explanation)
-        target = campaign.sides.exclude(pk=side.pk).order_by("order").first()
-        pending = bool(outcome["steps"] or outcome["check"])
-        combat = TcsCombat.objects.create(
-            campaign=campaign,
-            side=side,
-            target_side=target,
-            turn=turn,
-            kind=ATTACK_KIND,
-            rule="18.3",
-            status=TcsCombat.Status.OPEN if pending and target else TcsCombat.Status.DONE,
-            inputs={
-                "missions": [[pk, zone] for pk, zone in order.missions],
-                "targets": [to_data(t) for t in order.targets],
-                "terrain": order.terrain.value,
-                "p_steps": order.p_steps,
-                "kill_number": order.kill_number,
-            },
-            result={**outcome, "explanation": explanation.as_list()},
-            created_by=actor,
-        )
-        log_explanation(
-            campaign,
-            explanation,
-            actor=actor,
-            private_to=None,
-            tag={"combat": combat.pk},
-            turn=turn,
-        )
-    return combat
-
-
 # --- markers ----------------------------------------------------------------------------------
 
 
-def _store_markers(campaign: Campaign, placed, actor, exp: Explanation) -> None:
+def store_markers(campaign: Campaign, placed: Markers) -> None:
+    """The operation's Smoke and Illum markers, saved in `Campaign.tables`."""
     tables = dict(campaign.tables or {})
     tables[MARKERS_KEY] = placed.to_dict()
     campaign.tables = tables
     campaign.save(update_fields=["tables", "updated_at"])
+
+
+def _store_markers(campaign: Campaign, placed, actor, exp: Explanation) -> None:
+    store_markers(campaign, placed)
     log_explanation(campaign, exp, actor=actor, private_to=None, tag={"markers": True})
 
 
@@ -517,3 +180,118 @@ def tcs_markers_action_phase(*, side: Side, actor) -> Campaign:
             data={"tcs": {"markers": True}},
         )
     return campaign
+
+
+def tcs_artillery_battery_delete(*, side: Side, actor, name: str) -> AmmoRecord:
+    """Strike a battery off the record; refused once it fired this turn [18.1.b] (its use
+    must stay counted until the turn ends)."""
+    with side_write(side, side.campaign_id, actor) as campaign:
+        turn = current_turn(campaign).number
+        record = ammo_record(side, turn)
+        found = next((b for b in record.batteries if b.name == name), None)
+        if found is None:
+            raise ValidationError({"name": _("No battery has this name.")})
+        if found.mission_used or found.illum_used:
+            raise ValidationError(
+                {"name": "[18.1.b] " + _("This battery fired this turn: delete it next turn.")}
+            )
+        record.batteries.remove(found)
+        save_record(side, record, turn)
+        _record_change(side, actor, campaign, msg("Battery %(name)s deleted.", name=name), "18.2.a")
+    return record
+
+
+def tcs_marker_remove(*, side: Side, actor, index: int, hex_: str, reason: str) -> Campaign:
+    """Take one Smoke or Illum marker off by hand, a correction with its reason (public).
+    `hex_` must match the marker at `index`, so a list changed meanwhile is refused."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Say why the marker is removed.")})
+    with side_write(side, side.campaign_id, actor) as campaign:
+        placed = markers(campaign)
+        if not 0 <= index < len(placed.markers) or placed.markers[index].hex != hex_:
+            raise ValidationError(
+                {"marker": _("This marker is no longer on the map: reload the page.")}
+            )
+        gone = placed.markers.pop(index)
+        store_markers(campaign, placed)
+        append_log(
+            campaign,
+            kind=LogEntry.Kind.RULE,
+            summary=msg(
+                "%(side)s removes the %(kind)s marker in %(hex)s by hand: %(reason)s",
+                side=side.name,
+                kind=msg("Smoke") if gone.kind is MarkerKind.SMOKE else msg("Illum"),
+                hex=gone.hex,
+                reason=reason,
+            ),
+            rule="19.2",
+            actor=actor,
+            data={"tcs": {"markers": True, "correction": True}},
+        )
+    return campaign
+
+
+def tcs_mortar_round(
+    *, side: Side, actor, order: MortarRound, rolls: list[int] | None = None
+) -> bool:
+    """A mortar or IG smoke or illumination round [24.3.c, 24.5.a]: smoke on a d6 against the
+    number read off the Mortar and Infantry Gun Smoke Table (or the result read there) fills
+    only its hex [19.3.c]; Illum lights 3 hexes around [26.2.b]. Both go at the start of the
+    owner's next Action Phase [19.2, 26.2.c]. Public; True when a marker was placed."""
+    kind = MarkerKind(order.kind)
+    floor = MORTAR_SMOKE_MIN_MM if order.mortar else IG_SMOKE_MIN_MM
+    rule = "24.3.c" if order.mortar else "24.5.a"
+    if order.calibre_mm < floor:
+        raise ValidationError(
+            {
+                "calibre_mm": f"[{rule}] "
+                + _("Too small a calibre: %(mm)s mm or more.") % {"mm": floor}
+            }
+        )
+    with side_write(side, side.campaign_id, actor) as campaign:
+        if campaign.status != Campaign.Status.ACTIVE:
+            raise ValidationError(_("Missions are fired once play has started."))
+        turn = current_turn(campaign)
+        placed = markers(campaign)
+        dice = dice_for(rolls)
+        exp, placed_one = Explanation(), True
+        try:
+            if kind is MarkerKind.ILLUM:
+                exp.extend(
+                    placed.place_illum(order.hex, str(side.pk), Source.MORTAR_IG, turn.light)
+                )
+            else:
+                smoke = placed.fire_mortar_smoke(
+                    order.hex,
+                    str(side.pk),
+                    dice,
+                    mortar=order.mortar,
+                    calibre_mm=order.calibre_mm,
+                    all_water=order.all_water,
+                    success_from=order.success_from,
+                    succeeded=order.succeeded,
+                )
+                exp.extend(smoke.explanation)
+                placed_one = smoke.placed
+        except DecisionRequired:
+            raise ValidationError(
+                {
+                    "success_from": "[24.3.c] "
+                    + _(
+                        "Read the lowest roll that places smoke off the Mortar and Infantry Gun "
+                        "Smoke Table, or enter the result."
+                    )
+                }
+            ) from None
+        except RollNeeded as exc:
+            raise roll_needed(exc, "rolls") from None
+        except RuleError as exc:
+            raise rule_error(exc, "hex") from None
+        if isinstance(dice, EnteredDice) and dice.remaining:
+            raise ValidationError({"rolls": _("Enter only the die of the smoke round.")})
+        store_markers(campaign, placed)
+        log_explanation(
+            campaign, exp, actor=actor, private_to=None, tag={"markers": True}, turn=turn.number
+        )
+    return placed_one

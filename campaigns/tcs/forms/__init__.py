@@ -3,8 +3,11 @@ views and the API read them all from here as `tf.<Form>`."""
 
 from campaigns.tcs.forms.artillery import (  # noqa: F401
     AttackForm,
+    BatteryDeleteForm,
     BatteryForm,
+    MarkerRemoveForm,
     MissionForm,
+    MortarRoundForm,
     StockForm,
 )
 from campaigns.tcs.forms.assault import AssaultAnswerForm, AssaultDeclareForm  # noqa: F401

@@ -1,5 +1,6 @@
-"""The artillery page's forms [18.0–18.10]: a battery, an ammunition stock (with the TCS
-2-0x ÷4 helper), a mission as announced and the barrage attack on one hex. The API posts to
+"""The artillery page's forms [18.0–18.10, 24.3.c, 24.5.a]: a battery (and its deletion), an
+ammunition stock (with the TCS 2-0x ÷4 helper), a mission as announced, the barrage attack
+on one hex, a mortar or IG round, and a marker removed by hand. The API posts to
 the same forms (campaigns/api/tcs/artillery.py)."""
 
 from __future__ import annotations
@@ -9,13 +10,15 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.i18n import say
-from campaigns.services.tcs.artillery import AttackOrder, MissionOrder
+from campaigns.services.tcs.artillery import MortarRound
+from campaigns.services.tcs.artillery_missions import AttackOrder, MissionOrder
 from campaigns.tcs.combat_lines import TARGET_HELP, parse_targets
 from campaigns.tcs.forms.combat import READ_LABELS, SHIFT, _other, say_lazy
 from campaigns.tcs.forms.setup import DICE_CHOICES
 from rules.tcs.ammo import AMMO_WORDS, Battery
 from rules.tcs.artillery import SHOOT_WORDS, MissionKind, Shoot
 from rules.tcs.fire_tables import TERRAIN_WORDS, Terrain
+from rules.tcs.smoke import MarkerKind
 
 AF = {"min_value": 0, "max_value": 99}
 MISSION_KIND_CHOICES = [
@@ -244,3 +247,97 @@ def mission_label(combat) -> str:
     r = combat.result
     shoot = say(SHOOT_WORDS[Shoot(r["fires_as"])]) if r.get("fires_as") else "—"
     return f"{', '.join(combat.inputs.get('batteries', []))} · {r.get('hex', '')} · {shoot}"
+
+
+class BatteryDeleteForm(forms.Form):
+    """Strike a battery off; the checkbox is the page's confirmation."""
+
+    name = forms.ChoiceField(label=_("Battery"))
+    confirm = forms.BooleanField(
+        label=_("Yes, delete this battery from the record"),
+        help_text=_("A battery that fired this turn cannot be deleted until the next turn."),
+    )
+
+    def __init__(self, batteries, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].choices = [(b.name, b.name) for b in batteries]
+
+
+class MarkerRemoveForm(forms.Form):
+    """One Smoke or Illum marker taken off by hand, a correction with its reason."""
+
+    marker = forms.ChoiceField(label=_("Marker"))
+    reason = forms.CharField(label=_("Why (logged for both sides)"), max_length=200)
+
+    def __init__(self, rows, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["marker"].choices = [
+            (f"{i}:{r['hex']}", f"{r['kind']} · {r['hex']} · {r['owner']}")
+            for i, r in enumerate(rows)
+        ]
+
+    def clean(self):
+        data = super().clean()
+        index, _sep, hex_ = (data.get("marker") or "").partition(":")
+        data["index"], data["hex"] = (int(index), hex_) if index.isdigit() else (-1, "")
+        return data
+
+
+MORTAR_KIND_CHOICES = [
+    (MarkerKind.SMOKE.value, _("Smoke round")),
+    (MarkerKind.ILLUM.value, _("Illumination round")),
+]
+WEAPON_CHOICES = [
+    ("mortar", _("Mortar (80 mm or more) [24.3.c]")),
+    ("ig", _("IG (100 mm or more) [24.5.a]")),
+]
+SMOKE_RESULT_CHOICES = [
+    ("", _("— roll against the number read off the chart")),
+    ("yes", _("smoke placed")),
+    ("no", _("no smoke")),
+]
+
+
+class MortarRoundForm(DiceFields):
+    """A mortar or IG smoke or illumination round instead of an SFA [24.3.c, 24.5.a]."""
+
+    kind = forms.ChoiceField(label=_("Round"), choices=MORTAR_KIND_CHOICES)
+    weapon = forms.ChoiceField(label=_("Firing weapon"), choices=WEAPON_CHOICES)
+    calibre_mm = forms.IntegerField(label=_("Calibre in mm"), min_value=1, max_value=999)
+    hex = forms.CharField(label=_("Target hex"), max_length=20)
+    success_from = forms.IntegerField(
+        label=_("Lowest d6 that places smoke, read off the Mortar and IG Smoke Table"),
+        required=False,
+        min_value=1,
+        max_value=7,
+    )
+    succeeded = forms.ChoiceField(
+        label=_("Or the result read off the chart"), choices=SMOKE_RESULT_CHOICES, required=False
+    )
+    all_water = forms.BooleanField(label=_("All-water target hex [19.1.b]"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        data["order"] = MortarRound(
+            kind=MarkerKind(data["kind"]),
+            hex=data["hex"].strip(),
+            mortar=data["weapon"] == "mortar",
+            calibre_mm=data["calibre_mm"],
+            success_from=data.get("success_from"),
+            succeeded={"yes": True, "no": False}.get(data.get("succeeded") or ""),
+            all_water=bool(data.get("all_water")),
+        )
+        try:
+            smoke_roll = data["kind"] == "smoke" and data["order"].succeeded is None
+            data["rolls_list"] = _numbers(data) if smoke_roll else _numbers_or_none(data)
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                self.add_error(field, errors)
+        return data
+
+
+def _numbers_or_none(data) -> list[int] | None:
+    """No die is rolled: entered dice mean an empty list (the site rolls nothing either)."""
+    return [] if data.get("dice") == "entered" else None

@@ -10,8 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.tcs.combat_lines import FIRER_HELP, TARGET_HELP, parse_firers, parse_targets
 from campaigns.tcs.forms.combat import SHIFT, CheckFieldsMixin, StackForm, _other, _rolls, say_lazy
+from campaigns.tcs.forms.minefields import _whole
 from campaigns.tcs.forms.setup import DICE_CHOICES
-from rules.dice import D66
+from campaigns.tcs.forms.turn import _entered_value
+from rules.dice import D66, TWO_D6
 from rules.tcs.fire_tables import TERRAIN_WORDS, Terrain
 
 RESULT_CHOICES = [
@@ -26,8 +28,16 @@ RESULT_CHOICES = [
 STEP_FIELDS = {
     "hex": ("units", "choice", "attacker_result"),
     "hit": ("attacker_result",),
+    "mine": ("minefield", "breached"),
+    "mine_own": ("stacking_shift", "first_step_choice", "fire_dice", "rolls", "losses", "check"),
     "go": (),
-    "fire": ("firers", "targets", "other", "terrain_shift", "fire_dice", "fire_roll"),
+    "fire": (
+        *("firers", "targets", "other", "terrain_shift", "fire_dice", "fire_roll"),
+        *("point_firers", "point_targets", "point_roll"),
+        *("at_steps", "at_target_steps", "at_value", "at_rolls"),
+    ),
+    "targets": ("targets", "terrain_shift"),
+    "losses": ("losses",),
     "own": ("units", "losses", "check"),
 }
 CHECK_FIELDS = ("dice", "roll", "result", "night", "crossfire", "terrain_modifier")
@@ -118,6 +128,63 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
         required=False,
     )
     fire_roll = forms.CharField(label=_("Your d66 for the fire"), required=False, max_length=4)
+    point_firers = forms.CharField(
+        label=_("Your P-firers using point fire instead of area fire [22.0 step 6]"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=FIRER_HELP,
+    )
+    point_targets = forms.CharField(
+        label=_("The enemy units they select as targets [12.0]"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=TARGET_HELP,
+    )
+    point_roll = forms.CharField(
+        label=_("Your d66 for the point fire"), required=False, max_length=4
+    )
+    at_steps = forms.IntegerField(
+        label=_("Infantry steps making AT rolls in the hex [16.0]"),
+        required=False,
+        min_value=0,
+        max_value=99,
+    )
+    at_target_steps = forms.IntegerField(
+        label=_("Enemy vehicle steps they roll against"), required=False, min_value=0, max_value=99
+    )
+    at_value = forms.IntegerField(
+        label=_("AT Roll Table value in the hex, read off the chart"),
+        required=False,
+        min_value=2,
+        max_value=13,
+    )
+    at_rolls = forms.CharField(
+        label=_("Your 2d6 totals for the AT rolls"), required=False, max_length=200
+    )
+    minefield = forms.BooleanField(
+        label=_("The target hex holds a minefield: it attacks the assaulters [22.0 step 5]"),
+        required=False,
+    )
+    breached = forms.BooleanField(
+        label=_("It has a breach (assaulters cannot use it)"), required=False
+    )
+    stacking_shift = forms.IntegerField(
+        label=_("Stacking shift for the minefield attack, read off the chart"),
+        required=False,
+        **SHIFT,
+    )
+    first_step_choice = forms.CharField(
+        label=_("Your unit losing the first step when the largest tie [10.0.f]"),
+        required=False,
+        max_length=40,
+    )
+    rolls = forms.CharField(
+        label=_("Your rolls for the minefield: the d66, then a 2d6 total per vehicle step"),
+        required=False,
+        max_length=200,
+    )
 
     def __init__(self, units, kind, *args, **kwargs):
         super().__init__(units, *args, **kwargs)
@@ -152,22 +219,31 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
 
     def clean(self):
         data = super().clean()
-        if self.kind != "fire" or self.errors:
+        if self.kind not in ("fire", "targets", "mine_own") or self.errors:
             return data
+        entered = data.get("fire_dice") == "entered"
         try:
-            roll = None
-            if data.get("firers", "").strip():
-                given = {"dice": data.get("fire_dice"), "fire_roll": data.get("fire_roll")}
-                rolls = _rolls(given, D66, "fire_roll")
-                if rolls is not None and len(rolls) != 1:
-                    raise ValidationError({"fire_roll": _("Enter the one d66, e.g. 46.")})
-                roll = rolls[0] if rolls else None
+            if self.kind == "mine_own":
+                text = (data.get("rolls") or "").replace(",", " ").split()
+                data["rolls_list"] = [_whole(p) for p in text] if entered else None
+                return data
             data["fire"] = {
-                "firers": parse_firers(data["firers"]) if data.get("firers", "").strip() else [],
-                "targets": parse_targets(data.get("targets", ""), "targets"),
+                "firers": _lines(data, "firers", parse_firers),
+                "targets": _lines(data, "targets", parse_targets),
                 "other": _other(data.get("other", ""), "other"),
-                "roll": roll,
+                "roll": _one_d66(data, "firers", "fire_roll"),
                 "terrain_shift": data.get("terrain_shift"),
+                "point": {
+                    "firers": _lines(data, "point_firers", parse_firers),
+                    "targets": _lines(data, "point_targets", parse_targets),
+                    "roll": _one_d66(data, "point_firers", "point_roll"),
+                },
+                "at": {
+                    "steps": data.get("at_steps") or 0,
+                    "target_steps": data.get("at_target_steps") or 0,
+                    "value": data.get("at_value"),
+                    "rolls": _at_rolls(data) if entered and data.get("at_steps") else None,
+                },
             }
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
@@ -183,9 +259,40 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
             out["choice"] = d.get("choice") or "overwatch"
         if self.kind in ("hex", "hit"):
             out["attacker_result"] = d.get("attacker_result") or "none"
-        if self.kind == "fire":
+        if self.kind == "mine":
+            out["minefield"] = bool(d.get("minefield"))
+            out["breached"] = bool(d.get("breached"))
+        if self.kind in ("fire", "targets"):
             out["fire"] = d["fire"]
-        if self.kind == "own":
+        if self.kind in ("own", "losses", "mine_own"):
             out["losses"] = self.losses()
-            out["check"] = self.check("assault")
+        if self.kind in ("own", "mine_own"):
+            out["check"] = self.check("assault" if self.kind == "own" else "minefield")
+        if self.kind == "mine_own":
+            out["rolls"] = d.get("rolls_list")
+            out["stacking_shift"] = d.get("stacking_shift")
+            out["first_step_choice"] = (d.get("first_step_choice") or "").strip() or None
         return out
+
+
+def _lines(data, name, parse) -> list:
+    return parse(data[name], name) if (data.get(name) or "").strip() else []
+
+
+def _one_d66(data, firers: str, name: str) -> int | None:
+    """The one d66 entered for a fire (None: the site rolls or nobody fires)."""
+    if not (data.get(firers) or "").strip():
+        return None
+    rolls = _rolls({"dice": data.get("fire_dice"), name: data.get(name)}, D66, name)
+    if rolls is not None and len(rolls) != 1:
+        raise ValidationError({name: _("Enter the one d66, e.g. 46.")})
+    return rolls[0] if rolls else None
+
+
+def _at_rolls(data) -> list[int]:
+    """One 2d6 total per AT roll [16.0]."""
+    parts = (data.get("at_rolls") or "").replace(",", " ").split()
+    values = [_entered_value(p, TWO_D6, "at_rolls") for p in parts]
+    if not values:
+        raise ValidationError({"at_rolls": _("Enter what you rolled, or let the site roll.")})
+    return values

@@ -77,7 +77,19 @@ def _set_minefields(form, rows) -> None:
     form.fields["minefield"].choices = [(k, marker_label(r)) for k, r in form.rows.items()]
 
 
-class MineAttackFieldsMixin(CheckFieldsMixin):
+class MineCheckFieldsMixin(CheckFieldsMixin):
+    """Only the morale-check fields a minefield's check can use [21.0.b, 17.2]: the d66, the
+    result read off the chart, the night and terrain modifiers (and the largest unit on a
+    tie). Crossfire, the assault's answers and the Air & Artillery Phase's are dropped."""
+
+    crossfire = None
+    in_assault = None
+    assault_choice = None
+    artillery_air_phase = None
+    syr_as_paralyzed = None
+
+
+class MineAttackFieldsMixin(MineCheckFieldsMixin):
     """The attack's values read off a printed Fire Table, the table's dice, the losses."""
 
     stacking_shift = forms.IntegerField(

@@ -3,6 +3,9 @@
 attack on a hex [18.3, 18.9], and the operation's public Smoke and Illum markers [19, 26.2]
 with the Clean-up Phase and the Action Phase removals.
 
+Mortar and IG rounds [24.3.c, 24.5.a], deleting a battery (confirmed) and removing a marker
+by hand (a correction with its reason) are cards too.
+
 Each card posts on its own (htmx swaps the panel, the result where the button was); without
 JavaScript the page reloads with the result on top. Only the side and a neutral game master
 see the page."""
@@ -30,7 +33,17 @@ from rules.tcs.ammo import AMMO_WORDS
 from rules.tcs.artillery import SHOOT_WORDS, Shoot
 from rules.tcs.smoke import MarkerKind, Source
 
-CARDS = ("battery", "stock", "mission", "attack", "clean_up", "action_phase")
+CARDS = (
+    "battery",
+    "stock",
+    "mission",
+    "attack",
+    "clean_up",
+    "action_phase",
+    "delete_battery",
+    "remove_marker",
+    "mortar",
+)
 
 
 def _this_turn(campaign: Campaign, side) -> list:
@@ -47,6 +60,13 @@ def _forms(campaign, side, record, data=None, bound=""):
         "stock": tf.StockForm(d("stock"), prefix="stock"),
         "mission": tf.MissionForm(record.batteries, d("mission"), prefix="mission"),
         "attack": tf.AttackForm(_this_turn(campaign, side), d("attack"), prefix="attack"),
+        "delete_battery": tf.BatteryDeleteForm(
+            record.batteries, d("delete_battery"), prefix="delete_battery"
+        ),
+        "remove_marker": tf.MarkerRemoveForm(
+            marker_rows(campaign), d("remove_marker"), prefix="remove_marker"
+        ),
+        "mortar": tf.MortarRoundForm(d("mortar"), prefix="mortar"),
     }
 
 
@@ -83,11 +103,32 @@ def _run(action, form, campaign, side, user):
     if action == "attack":
         c = svc.tcs_artillery_attack(side=side, actor=user, order=d["order"], rolls=d["rolls_list"])
         return _("Barrage resolved: %(r)s") % {"r": result_text(c)}
+    if action == "delete_battery":
+        svc.tcs_artillery_battery_delete(side=side, actor=user, name=d["name"])
+        return _("Battery deleted.")
+    if action == "remove_marker":
+        svc.tcs_marker_remove(
+            side=side, actor=user, index=d["index"], hex_=d["hex"], reason=d["reason"]
+        )
+        return _("Marker removed.")
+    if action == "mortar":
+        placed = svc.tcs_mortar_round(
+            side=side, actor=user, order=d["order"], rolls=d["rolls_list"]
+        )
+        return mortar_text(d["order"], placed)
     if action == "clean_up":
         svc.tcs_markers_clean_up(campaign=campaign, actor=user)
         return _("Clean-up Phase: markers removed and flipped [19.2, 26.2.c].")
     svc.tcs_markers_action_phase(side=side, actor=user)
     return _("Your mortar and IG markers are removed [19.2].")
+
+
+def mortar_text(order, placed: bool) -> str:
+    if not placed:
+        return _("No smoke [24.3.c].")
+    if order.kind is MarkerKind.ILLUM:
+        return _("Illum placed in %(hex)s [26.2.b].") % {"hex": order.hex}
+    return _("Smoke placed in %(hex)s only [19.3.c].") % {"hex": order.hex}
 
 
 def marker_rows(campaign) -> list[dict]:

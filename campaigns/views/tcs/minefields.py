@@ -22,6 +22,7 @@ from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
 from campaigns.services.tcs import minefields as mines
+from campaigns.services.tcs.minefield_breach import tcs_minefield_breach
 from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import load, side_for
@@ -91,7 +92,7 @@ def run_card(action: str, form, side, user):
             rolls=d.get("rolls_list"),
         )
     else:
-        combat = mines.tcs_minefield_breach(
+        combat = tcs_minefield_breach(
             side=side,
             actor=user,
             minefield_id=int(d["minefield"]),

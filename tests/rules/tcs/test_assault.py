@@ -16,19 +16,15 @@ from rules.tcs.assault import (
     ATTACKER,
     DEFENDER,
     SIMULTANEOUS,
-    Assault,
     AssaultUnit,
-    advance,
     assault_fire,
     assault_morale,
     cancel_common,
     cancel_other,
     check_assault,
     check_assault_firers,
-    fire_order,
-    prompt,
-    start,
 )
+from rules.tcs.assault_steps import Assault, advance, fire_order, prompt, start
 from rules.tcs.fire import Firer, FirerKind, TargetUnit
 from rules.tcs.fire_tables import Posture, Terrain
 from rules.tcs.morale_check import Mode, MoraleState, StackUnit

@@ -3,7 +3,8 @@
 import pytest
 
 from rules.errors import RuleError
-from rules.tcs.assault import ATTACKER, AssaultUnit, advance, prompt, start
+from rules.tcs.assault import AssaultUnit
+from rules.tcs.assault_steps import ATTACKER, advance, prompt, start
 from rules.tcs.fire import FirerKind
 from rules.tcs.morale_check import Mode, MoraleState
 from rules.tcs.overrun import aftermath, check_overrun
