@@ -35,7 +35,7 @@ from campaigns.services.tcs.common import (
     rule_error,
     side_write,
 )
-from campaigns.services.tcs.fire import FireOrder, _entered, _needed, summary
+from campaigns.services.tcs.fire import FireOrder, chart_reads, chart_value_needed, summary
 from campaigns.tcs.state import current_turn, options_for
 from rules.dice import EnteredDice
 from rules.errors import DiceError, RollNeeded, RuleError
@@ -337,7 +337,7 @@ def tcs_artillery_attack(
                 charts,
                 dice,
                 other=order.other,
-                entered=_entered(fire_order),
+                entered=chart_reads(fire_order),
             )
             point = None
             if order.p_steps:
@@ -352,7 +352,7 @@ def tcs_artillery_attack(
                 raise ValidationError(
                     {"kill_number": _("Read the number on the Artillery Point Fire Table.")}
                 ) from None
-            raise _needed(exc) from None
+            raise chart_value_needed(exc) from None
         except RollNeeded as exc:
             raise roll_needed(exc, "rolls") from None
         except RuleError as exc:

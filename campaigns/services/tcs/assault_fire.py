@@ -24,10 +24,16 @@ from campaigns.services._base import append_log
 from campaigns.services.tcs.combat import Check, check_and_apply
 from campaigns.services.tcs.common import dice_for, log_explanation, rule_error
 from campaigns.services.tcs.engine import SideEngine
-from campaigns.services.tcs.fire import FireOrder, _needed, summary
+from campaigns.services.tcs.fire import FireOrder, chart_value_needed, summary
 from campaigns.services.tcs.losses import apply_losses
-from campaigns.services.tcs.minefields import _apply, _check, _foot_losses, _leftover, _run
-from campaigns.services.tcs.minefields import _summary as mine_summary
+from campaigns.services.tcs.minefields import (
+    apply_mine_losses,
+    foot_losses,
+    mine_check,
+    refuse_leftover_dice,
+    run_mine_rules,
+)
+from campaigns.services.tcs.minefields import attack_summary as mine_summary
 from campaigns.tcs.state import options_for
 from rules.dice import EnteredDice
 from rules.errors import DiceError, RollNeeded, RuleError
@@ -272,7 +278,7 @@ def _resolve(combat, campaign, actor, turn, roles: tuple[str, ...]) -> None:
             done["steps"] = int(done["steps"]) + done["point_kills"] + done["at_kills"]
             out[role] = done
     except DecisionRequired as exc:
-        raise _needed(exc) from None
+        raise chart_value_needed(exc) from None
     except RollNeeded:
         raise ValidationError({"rolls": _("Enter the d66 rolled at the table.")}) from None
     except RuleError as exc:
@@ -405,7 +411,7 @@ def mine_attack(combat, campaign, side, engine, answer, actor, turn) -> st.Assau
     }
     dice = dice_for(answer.get("rolls"))
     shift = answer.get("stacking_shift")
-    attack = _run(
+    attack = run_mine_rules(
         mf.minefield_attack,
         marker=mf.MinefieldMarker(hex="", breached=bool(combat.result.pop("breached", False))),
         targets=[mf.MineTarget(c, engine.units[c].steps_left, moves[c]) for c in codes],
@@ -421,18 +427,18 @@ def mine_attack(combat, campaign, side, engine, answer, actor, turn) -> st.Assau
     )  # fmt: skip
     foot = [engine.units[c] for c in codes if moves[c] is mf.Movement.FOOT]
     given = {u.code: int(n) for u, n in (answer.get("losses") or {}).items()}
-    losses = _foot_losses(attack.foot, foot, given)
-    done, gone = _apply(campaign, side, engine, actor, losses, dice, combat.pk)
-    more, _lost = _apply(
+    losses = foot_losses(attack.foot, foot, given)
+    done, gone = apply_mine_losses(campaign, side, engine, actor, losses, dice, combat.pk)
+    more, _lost = apply_mine_losses(
         campaign, side, engine, actor, dict(attack.vehicle_losses), dice, combat.pk
     )
-    _leftover(dice)
+    refuse_leftover_dice(dice)
     applied: dict[str, Any] = {"mine": mine_summary(attack), "losses": done + more}
     result = "none"
     if attack.morale_check:
         check = replace(answer.get("check") or Check(), cause="minefield")
         codes_foot = [u.code for u in foot]
-        applied["check"] = _check(
+        applied["check"] = mine_check(
             campaign, side, engine, actor, codes_foot, gone, check, combat.pk, dice
         )
         if applied["check"] and applied["check"]["result"] in ra.REPULSING:

@@ -76,7 +76,7 @@ class FireOrder:
     event: str = EventKind.MOVEMENT.value  # the overwatch event answered [15.2.a]
 
 
-def _entered(order: FireOrder) -> dict[str, int]:
+def chart_reads(order: FireOrder) -> dict[str, int]:
     """The chart values typed now, under every key the rules may ask them by."""
     read = {k: v for k, v in (order.read or {}).items() if v is not None}
     entered: dict[str, int] = {}
@@ -95,7 +95,7 @@ def _entered(order: FireOrder) -> dict[str, int]:
     return entered
 
 
-def _needed(exc: DecisionRequired) -> ValidationError:
+def chart_value_needed(exc: DecisionRequired) -> ValidationError:
     """A chart value missing from the operation's charts, asked on the field that takes it."""
     key = exc.decision.key.removeprefix("shift:").split(":")[0]
     field = READ_FIELDS.get(key, "detail")
@@ -133,7 +133,7 @@ def resolve(order: FireOrder, campaign: Campaign, dice: DiceSource | None) -> Fi
                 )
             }
         )
-    entered = _entered(order)
+    entered = chart_reads(order)
     try:
         checked = action_check(order)
     except RuleError as exc:
@@ -141,7 +141,7 @@ def resolve(order: FireOrder, campaign: Campaign, dice: DiceSource | None) -> Fi
     try:
         result = _fire(order, charts, dice, entered)
     except DecisionRequired as exc:
-        raise _needed(exc) from None
+        raise chart_value_needed(exc) from None
     except RollNeeded:
         raise ValidationError(
             {"rolls": _("Enter the dice rolled at the table, or let the site roll.")}

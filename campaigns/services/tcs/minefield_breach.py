@@ -22,18 +22,18 @@ from campaigns.services.tcs.minefields import (
     MINE_CHECK,
     NO_ENTRY,
     Entry,
-    _apply,
-    _check,
-    _foot_losses,
-    _leftover,
-    _marker,
-    _public,
-    _run,
     _save,
     _shift,
     _start,
-    _summary,
     _units,
+    apply_mine_losses,
+    attack_summary,
+    find_marker,
+    foot_losses,
+    log_public,
+    mine_check,
+    refuse_leftover_dice,
+    run_mine_rules,
 )
 from campaigns.tcs.state import options_for
 from rules.errors import RuleError
@@ -64,7 +64,7 @@ def tcs_minefield_breach(
     is still there and neither Suppressed nor Paralyzed (read after applying)."""
     with side_write(side, side.campaign_id, actor) as campaign:
         turn = _start(campaign)
-        rows, row, marker = _marker(campaign, minefield_id)
+        rows, row, marker = find_marker(campaign, minefield_id)
         engine = load_side(campaign, side)
         chosen = _units(engine, list(dict.fromkeys(units)), "units")
         candidates = [
@@ -85,7 +85,7 @@ def tcs_minefield_breach(
             raise rule_error(exc, "units") from None
         there = [u for u in chosen if still_in_hex is None or u.code in still_in_hex]
         dice = dice_for(rolls)
-        attack = _run(
+        attack = run_mine_rules(
             mf.breach_attack,
             marker=marker,
             units=[mf.MineTarget(u.code, u.steps_left) for u in there],
@@ -96,7 +96,7 @@ def tcs_minefield_breach(
             first_step_choice=entry.first_step_choice,
         )
         exp.extend(attack.explanation)
-        losses = _foot_losses(attack.foot, there, entry.losses) if attack.attacked else {}
+        losses = foot_losses(attack.foot, there, entry.losses) if attack.attacked else {}
         combat = TcsCombat.objects.create(
             campaign=campaign,
             side=side,
@@ -105,18 +105,18 @@ def tcs_minefield_breach(
             rule="21.3",
             status=TcsCombat.Status.APPLIED,
             inputs={"minefield": row["id"], "hex": marker.hex, "units": [u.code for u in chosen]},
-            result=_summary(attack),
+            result=attack_summary(attack),
             created_by=actor,
             applied_by=actor,
             applied_at=timezone.now(),
         )
         applied: dict[str, Any] = {}
-        done, gone = _apply(campaign, side, engine, actor, losses, dice, combat.pk)
-        _leftover(dice)
+        done, gone = apply_mine_losses(campaign, side, engine, actor, losses, dice, combat.pk)
+        refuse_leftover_dice(dice)
         applied["losses"] = done
         retreat = 0
         if attack.morale_check:
-            applied["check"] = _check(
+            applied["check"] = mine_check(
                 campaign, side, engine, actor, [u.code for u in there], gone, check, combat.pk, dice
             )
             retreat = (applied["check"] or {}).get("retreat_hexes") or 0
@@ -155,5 +155,5 @@ def tcs_minefield_breach(
                 "%(side)s fails to breach the minefield in %(hex)s", side=side.name, hex=marker.hex
             )
         )
-        _public(campaign, actor, text, "21.3.c", {"combat": combat.pk}, turn)
+        log_public(campaign, actor, text, "21.3.c", {"combat": combat.pk}, turn)
     return combat

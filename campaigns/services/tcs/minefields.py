@@ -62,7 +62,9 @@ def _save(campaign: Campaign, rows: list[dict[str, Any]]) -> None:
     campaign.save(update_fields=["tables"])
 
 
-def _marker(campaign: Campaign, minefield_id: int) -> tuple[list[dict], dict, mf.MinefieldMarker]:
+def find_marker(
+    campaign: Campaign, minefield_id: int
+) -> tuple[list[dict], dict, mf.MinefieldMarker]:
     rows = markers(campaign)
     row = next((r for r in rows if r.get("id") == minefield_id), None)
     if row is None:
@@ -70,7 +72,7 @@ def _marker(campaign: Campaign, minefield_id: int) -> tuple[list[dict], dict, mf
     return rows, row, mf.MinefieldMarker.from_dict(row)
 
 
-def _public(campaign, actor, text, rule, tag, turn) -> None:
+def log_public(campaign, actor, text, rule, tag, turn) -> None:
     append_log(
         campaign,
         kind=LogEntry.Kind.RULE,
@@ -163,7 +165,7 @@ def _units(engine: SideEngine, codes, field_name: str) -> list[TcsUnit]:
     return out
 
 
-def _run(procedure, **kwargs):
+def run_mine_rules(procedure, **kwargs):
     try:
         return procedure(**kwargs)
     except DecisionRequired as exc:
@@ -195,7 +197,7 @@ def preview(
     ]
     if not targets:
         return mf.MinefieldAttack(True)
-    return _run(
+    return run_mine_rules(
         mf.minefield_attack,
         marker=marker,
         targets=targets,
@@ -212,7 +214,7 @@ def _shift(entry: Entry) -> dict[str, int]:
     return {} if entry.stacking_shift is None else {"stacking": entry.stacking_shift}
 
 
-def _foot_losses(fire, foot: list[TcsUnit], given: Mapping[str, int]) -> dict[str, int]:
+def foot_losses(fire, foot: list[TcsUnit], given: Mapping[str, int]) -> dict[str, int]:
     """The steps each foot unit loses: the first step from the largest [10.0.f], the rest
     shared out by the owner (one unit: all on it) up to the steps there are [10.0.e]."""
     total = int(fire.steps or 0) if fire is not None else 0
@@ -240,7 +242,9 @@ def _foot_losses(fire, foot: list[TcsUnit], given: Mapping[str, int]) -> dict[st
     return shared
 
 
-def _apply(campaign, side, engine, actor, losses: Mapping[str, int], dice, combat_pk) -> tuple:
+def apply_mine_losses(
+    campaign, side, engine, actor, losses: Mapping[str, int], dice, combat_pk
+) -> tuple:
     done, gone = [], []
     for code, steps in losses.items():
         unit = engine.units[code]
@@ -269,7 +273,7 @@ def _apply(campaign, side, engine, actor, losses: Mapping[str, int], dice, comba
     return done, gone
 
 
-def _check(campaign, side, engine, actor, codes, gone, check: Check, combat_pk, dice):
+def mine_check(campaign, side, engine, actor, codes, gone, check: Check, combat_pk, dice):
     checkers = [c for c in codes if UnitCategory(engine.units[c].category) in CHECKERS]
     if not checkers:
         return None
@@ -289,7 +293,7 @@ def _check(campaign, side, engine, actor, codes, gone, check: Check, combat_pk, 
     )
 
 
-def _summary(attack: mf.MinefieldAttack) -> dict[str, Any]:
+def attack_summary(attack: mf.MinefieldAttack) -> dict[str, Any]:
     fire = attack.foot
     out: dict[str, Any] = {
         "attacked": attack.attacked,
@@ -314,7 +318,7 @@ def _start(campaign: Campaign) -> int:
     return current_turn(campaign).number
 
 
-def _leftover(dice) -> None:
+def refuse_leftover_dice(dice) -> None:
     if isinstance(dice, EnteredDice) and dice.remaining:
         raise ValidationError(
             {
@@ -342,7 +346,7 @@ def tcs_minefield_attack(
     any vehicle morale d6); the check's d66 is `check.roll`."""
     with side_write(side, side.campaign_id, actor) as campaign:
         turn = _start(campaign)
-        _rows, row, marker = _marker(campaign, minefield_id)
+        _rows, row, marker = find_marker(campaign, minefield_id)
         engine = load_side(campaign, side)
         units = _units(engine, entry.units, "units")
         moves = {}
@@ -353,7 +357,7 @@ def tcs_minefield_attack(
                 raise ValidationError({"units": _("Foot or vehicle movement.")}) from None
         dice = dice_for(rolls)
         charts = operation_charts(campaign).fire
-        attack = _run(
+        attack = run_mine_rules(
             mf.minefield_attack,
             marker=marker,
             targets=[mf.MineTarget(u.code, u.steps_left, moves[u.code]) for u in units],
@@ -369,7 +373,7 @@ def tcs_minefield_attack(
         exp.add("21.2", msg("extra MP to enter the minefield hex"), mf.ENTRY_MP)
         exp.extend(attack.explanation)
         foot = [u for u in units if moves[u.code] is mf.Movement.FOOT]
-        losses = _foot_losses(attack.foot, foot, entry.losses) if attack.attacked else {}
+        losses = foot_losses(attack.foot, foot, entry.losses) if attack.attacked else {}
         combat = TcsCombat.objects.create(
             campaign=campaign,
             side=side,
@@ -378,7 +382,7 @@ def tcs_minefield_attack(
             rule="21.0.b",
             status=TcsCombat.Status.APPLIED,
             inputs={"minefield": row["id"], "hex": marker.hex, "units": dict(entry.units)},
-            result={**_summary(attack), "explanation": exp.as_list()},
+            result={**attack_summary(attack), "explanation": exp.as_list()},
             created_by=actor,
             applied_by=actor,
             applied_at=timezone.now(),
@@ -387,14 +391,14 @@ def tcs_minefield_attack(
             campaign, exp, actor=actor, private_to=None, tag={"combat": combat.pk}, turn=turn
         )
         applied: dict[str, Any] = {}
-        done, gone = _apply(campaign, side, engine, actor, losses, dice, combat.pk)
-        more, _lost = _apply(
+        done, gone = apply_mine_losses(campaign, side, engine, actor, losses, dice, combat.pk)
+        more, _lost = apply_mine_losses(
             campaign, side, engine, actor, dict(attack.vehicle_losses), dice, combat.pk
         )
-        _leftover(dice)
+        refuse_leftover_dice(dice)
         applied["losses"] = done + more
         if attack.morale_check:
-            applied["check"] = _check(
+            applied["check"] = mine_check(
                 campaign, side, engine, actor, [u.code for u in foot], gone, check, combat.pk, dice
             )
         combat.applied = applied
