@@ -7,6 +7,7 @@ from __future__ import annotations
 from campaigns.models import Campaign, Side
 from campaigns.models.tcs import TcsCombat, TcsSide
 from campaigns.selectors.tcs_charts import charts_data
+from campaigns.tcs.state import current_turn
 from rules.tcs.ammo import AmmoRecord
 from rules.tcs.artillery_adjust import AdjustmentTable
 from rules.tcs.smoke import Markers
@@ -44,3 +45,9 @@ def missions(side: Side) -> list[TcsCombat]:
             :WINDOW
         ]
     )
+
+
+def missions_this_turn(campaign: Campaign, side) -> list:
+    """This turn's missions of the side that an attack may use (1 query)."""
+    turn = current_turn(campaign).number
+    return [c for c in missions(side) if c.turn == turn and c.result.get("factors")]

@@ -9,7 +9,7 @@ sheet's state, ``{{ turn.light|tcs_light }}`` the light, ``{{ combat|combat_titl
 from django import template
 
 from campaigns.i18n import say
-from campaigns.services.tcs.fire import result_text
+from campaigns.tcs import combat_words
 from rules.i18n import msg
 from rules.tcs import labels
 
@@ -36,27 +36,5 @@ def tcs_light(value) -> str:
     return say(labels.light(value))
 
 
-COMBAT_TITLES = {
-    "area_fire": msg("Area fire"),
-    "point_fire": msg("Point fire"),
-    "at_rolls": msg("AT rolls"),
-    "artillery": msg("Artillery barrage"),
-    "artillery_mission": msg("Artillery mission"),
-    "morale_check": msg("Morale check"),
-    "recovery": msg("Recovery"),
-}
-
-
-@register.filter
-def combat_title(combat) -> str:
-    return say(COMBAT_TITLES.get(combat.kind, msg("Procedure")))
-
-
-@register.filter
-def combat_result(combat) -> str:
-    """The result in words: fire as read off the table, a check as its Morale Table result."""
-    if combat.kind in ("area_fire", "point_fire", "at_rolls", "artillery"):
-        return result_text(combat)
-    if combat.kind == "morale_check":
-        return combat.result.get("result_words", "")
-    return say(msg("one level recovered"))
+register.filter("combat_title", combat_words.combat_title)
+register.filter("combat_result", combat_words.combat_result)

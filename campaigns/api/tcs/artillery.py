@@ -18,12 +18,11 @@ from rest_framework.response import Response
 from campaigns.api.tcs.combat import DICE_VALUES, LINES, TERRAIN_VALUES, combat_data
 from campaigns.api.tcs.common import body, checked, load_side, run
 from campaigns.models import Side
-from campaigns.selectors.tcs_artillery import ammo_record, markers, missions
+from campaigns.selectors.tcs_artillery import ammo_record, markers, missions, missions_this_turn
 from campaigns.services import tcs as svc
-from campaigns.services.tcs.fire import result_text
 from campaigns.tcs import forms as tf
+from campaigns.tcs.combat_words import marker_rows, mission_text, mortar_text, result_text
 from campaigns.tcs.state import current_turn
-from campaigns.views.tcs.artillery import _this_turn, marker_rows, mission_text, mortar_text
 
 MISSION_KIND_VALUES = ["he", "continuous", "smoke", "illum", "rocket"]
 AMMO_TYPE_VALUES = ["he", "smoke", "illum"]
@@ -234,7 +233,7 @@ class ArtilleryViewSet(viewsets.GenericViewSet):
         data = body(request, lists=("zone", "adjacent", "targets"), dice=True)
         if isinstance(data.get("targets"), list):
             data["targets"] = "\n".join(data["targets"])
-        d = checked(tf.AttackForm(_this_turn(campaign, side), data))
+        d = checked(tf.AttackForm(missions_this_turn(campaign, side), data))
         combat = run(
             svc.tcs_artillery_attack,
             side=side,

@@ -32,9 +32,9 @@ from campaigns.selectors.tcs_combat import (
     units_in_play,
 )
 from campaigns.services import tcs as svc
-from campaigns.services.tcs.fire import preview, result_text
+from campaigns.services.tcs.fire import preview
 from campaigns.tcs import forms as tf
-from campaigns.templatetags.tcs_words import combat_result, combat_title
+from campaigns.tcs.combat_words import combat_result, combat_title, result_text
 from rules.tcs.fire import result_words
 
 DICE_VALUES = ["server", "entered"]

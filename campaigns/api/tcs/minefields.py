@@ -27,8 +27,9 @@ from campaigns.models import Side
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
 from campaigns.services.tcs import minefields as mines
+from campaigns.tcs.combat_words import minefield_text
 from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
-from campaigns.views.tcs.minefields import combat_text, run_card
+from campaigns.views.tcs.minefields import run_card
 from rules.tcs.minefields import MinefieldMarker
 
 MOVEMENT_VALUES = ["foot", "vehicle"]
@@ -139,7 +140,7 @@ def _panel(campaign, side) -> dict:
             for g in sheet_grants(campaign, side)
         ],
         "recent": [
-            {**combat_data(c, own=True), "result_words": combat_text(c)}
+            {**combat_data(c, own=True), "result_words": minefield_text(c)}
             for c in recent_attacks(side)
         ],
         "units": [unit_data(u) for u in units_in_play(side)],

@@ -42,7 +42,7 @@ from rules.tcs.fire_actions import (
     check_pfa,
     check_sfa,
 )
-from rules.tcs.fire_tables import MORALE_CHECK, NO_EFFECT, Terrain
+from rules.tcs.fire_tables import Terrain
 
 KINDS = ("area", "point", "at")
 RULES = {"area": "11.0", "point": "12.0", "at": "16.0"}
@@ -298,18 +298,3 @@ def preview(order: FireOrder, campaign: Campaign) -> FireResult:
     """Area or point fire before any die is rolled: the column, its shifts and the exact
     odds of each result (AT rolls show their chance per roll once rolled)."""
     return resolve(order, campaign, None)
-
-
-def result_text(combat: TcsCombat) -> str:
-    """The result in words, for pages and the owner's panel."""
-    r = combat.result
-    if combat.kind == "at_rolls":
-        return _("%(k)s target step(s) destroyed; %(a)s attacking step(s) lost") % {
-            "k": r.get("kills", 0),
-            "a": r.get("attacker_losses", 0),
-        }
-    if r.get("cell") in (NO_EFFECT, None):
-        return _("No Effect")
-    if r.get("cell") == MORALE_CHECK:
-        return _("Morale Check")
-    return say(r.get("words"))

@@ -20,18 +20,20 @@ from django.utils.translation import gettext as _
 
 from campaigns.i18n import say
 from campaigns.idempotency import idempotent_form
-from campaigns.models import Campaign
 from campaigns.permissions import can_act_for_side
-from campaigns.selectors.tcs_artillery import adjustment_table, ammo_record, markers, missions
+from campaigns.selectors.tcs_artillery import (
+    adjustment_table,
+    ammo_record,
+    missions,
+    missions_this_turn,
+)
 from campaigns.services import tcs as svc
-from campaigns.services.tcs.fire import result_text
 from campaigns.tcs import forms as tf
+from campaigns.tcs.combat_words import marker_rows, mission_text, mortar_text, result_text
 from campaigns.tcs.state import current_turn
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import load, side_for
 from rules.tcs.ammo import AMMO_WORDS
-from rules.tcs.artillery import SHOOT_WORDS, Shoot
-from rules.tcs.smoke import MarkerKind, Source
 
 CARDS = (
     "battery",
@@ -46,11 +48,6 @@ CARDS = (
 )
 
 
-def _this_turn(campaign: Campaign, side) -> list:
-    turn = current_turn(campaign).number
-    return [c for c in missions(side) if c.turn == turn and c.result.get("factors")]
-
-
 def _forms(campaign, side, record, data=None, bound=""):
     def d(name):
         return data if bound == name else None
@@ -59,7 +56,7 @@ def _forms(campaign, side, record, data=None, bound=""):
         "battery": tf.BatteryForm(d("battery"), prefix="battery"),
         "stock": tf.StockForm(d("stock"), prefix="stock"),
         "mission": tf.MissionForm(record.batteries, d("mission"), prefix="mission"),
-        "attack": tf.AttackForm(_this_turn(campaign, side), d("attack"), prefix="attack"),
+        "attack": tf.AttackForm(missions_this_turn(campaign, side), d("attack"), prefix="attack"),
         "delete_battery": tf.BatteryDeleteForm(
             record.batteries, d("delete_battery"), prefix="delete_battery"
         ),
@@ -68,14 +65,6 @@ def _forms(campaign, side, record, data=None, bound=""):
         ),
         "mortar": tf.MortarRoundForm(d("mortar"), prefix="mortar"),
     }
-
-
-def mission_text(combat) -> str:
-    r = combat.result
-    if r.get("refund"):
-        return _("No Shoot: the volleys are returned [18.7.b].")
-    shown = say(SHOOT_WORDS[Shoot(r["shoot"])]) if r.get("shoot") else _("Illumination")
-    return _("%(r)s on %(hex)s.") % {"r": shown, "hex": r.get("hex", "")}
 
 
 def _run(action, form, campaign, side, user):
@@ -121,31 +110,6 @@ def _run(action, form, campaign, side, user):
         return _("Clean-up Phase: markers removed and flipped [19.2, 26.2.c].")
     svc.tcs_markers_action_phase(side=side, actor=user)
     return _("Your mortar and IG markers are removed [19.2].")
-
-
-def mortar_text(order, placed: bool) -> str:
-    if not placed:
-        return _("No smoke [24.3.c].")
-    if order.kind is MarkerKind.ILLUM:
-        return _("Illum placed in %(hex)s [26.2.b].") % {"hex": order.hex}
-    return _("Smoke placed in %(hex)s only [19.3.c].") % {"hex": order.hex}
-
-
-def marker_rows(campaign) -> list[dict]:
-    words = {MarkerKind.SMOKE: _("Smoke"), MarkerKind.ILLUM: _("Illum")}
-    source = {Source.ARTILLERY: _("artillery"), Source.MORTAR_IG: _("mortar or IG")}
-    sides = {str(s.pk): s.name for s in campaign.sides.all()}
-    return [
-        {
-            "kind": words[m.kind],
-            "hex": m.hex,
-            "level": m.level if m.kind is MarkerKind.SMOKE else "",
-            "radius": m.radius or "",
-            "source": source[m.source],
-            "owner": sides.get(m.owner, m.owner),
-        }
-        for m in markers(campaign).markers
-    ]
 
 
 @idempotent_form

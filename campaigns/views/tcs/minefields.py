@@ -23,6 +23,7 @@ from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
 from campaigns.services.tcs import minefields as mines
 from campaigns.services.tcs.minefield_breach import tcs_minefield_breach
+from campaigns.tcs.combat_words import minefield_text
 from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import load, side_for
@@ -44,26 +45,6 @@ def _forms(campaign, side, units, data=None, bound=""):
         "enter": EnterForm(units, rows, d("enter"), prefix="enter"),
         "breach": BreachForm(units, rows, d("breach"), prefix="breach"),
     }
-
-
-def combat_text(combat) -> str:
-    r = combat.result
-    if not r.get("attacked"):
-        text = _("No attack (breach or not entering); +2 MP [21.2].")
-    else:
-        parts = []
-        if r.get("words") is not None:
-            parts.append(_("on foot: %(r)s") % {"r": say(r["words"])})
-        for unit, n in (r.get("vehicle_losses") or {}).items():
-            parts.append(_("%(u)s loses %(n)s vehicle step(s)") % {"u": unit, "n": n})
-        text = "; ".join(parts) or _("No Effect")
-    if combat.kind == "breach":
-        made = _("breach made") if r.get("made") else _("no breach")
-        text = f"{text} — {made}"
-    check = (combat.applied or {}).get("check")
-    if check:
-        text = _("%(t)s; morale check: %(r)s") % {"t": text, "r": check["result_words"]}
-    return text
 
 
 def run_card(action: str, form, side, user):
@@ -106,7 +87,7 @@ def run_card(action: str, form, side, user):
             check=check,
             rolls=d.get("rolls_list"),
         )
-    return combat_text(combat)
+    return minefield_text(combat)
 
 
 @idempotent_form
@@ -141,7 +122,7 @@ def tcs_minefields(request, pk: int, side_pk: int):
         "forms": forms,
         "markers": markers(campaign),
         "grants": sheet_grants(campaign, side),
-        "recent": [(c, combat_text(c)) for c in recent_attacks(side)],
+        "recent": [(c, minefield_text(c)) for c in recent_attacks(side)],
         "charts": operation_charts(campaign),
         "done": done,
         "card": action,

@@ -22,8 +22,9 @@ from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.selectors.tcs_combat import recent, to_apply, units_in_play
 from campaigns.services import tcs as svc
-from campaigns.services.tcs.fire import preview, result_text
+from campaigns.services.tcs.fire import preview
 from campaigns.tcs import forms as tf
+from campaigns.tcs.combat_words import result_text
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import load, side_for
 from rules.tcs.fire import result_words
