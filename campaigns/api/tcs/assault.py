@@ -26,9 +26,8 @@ from campaigns.ids import as_id
 from campaigns.models.tcs import TcsCombat
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.services.tcs import assault as sa
+from campaigns.tcs.form_actions import assault_answer, assault_declare
 from campaigns.tcs.forms.assault import AssaultAnswerForm, AssaultDeclareForm
-from campaigns.views.tcs.assault import answer as page_answer
-from campaigns.views.tcs.assault import declare as page_declare
 
 SIDE_PARAM = OpenApiParameter(
     "side",
@@ -180,7 +179,7 @@ class AssaultViewSet(viewsets.GenericViewSet):
             data["in_stack_at_start"] = "true"
         form = AssaultDeclareForm(units_in_play(side), data)
         checked(form)
-        _text, combat = run(page_declare, form=form, side=side, user=request.user)
+        _text, combat = run(assault_declare, form=form, side=side, user=request.user)
         return Response(sa.describe(combat, sa.ATTACKER), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=TcsAssaultAnswerRequestSerializer, responses=TcsAssaultSerializer)
@@ -217,6 +216,6 @@ class AssaultViewSet(viewsets.GenericViewSet):
             data["fire_dice"] = "server"
         form = AssaultAnswerForm(units, seen["form"], data)
         checked(form)
-        run(page_answer, form=form, combat=combat, side=side, user=request.user)
+        run(assault_answer, form=form, combat=combat, side=side, user=request.user)
         combat.refresh_from_db()
         return Response(sa.describe(combat, sa.role_of(combat, side)))

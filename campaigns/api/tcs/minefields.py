@@ -28,8 +28,8 @@ from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
 from campaigns.services.tcs import minefields as mines
 from campaigns.tcs.combat_words import minefield_text
+from campaigns.tcs.form_actions import minefield_card
 from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
-from campaigns.views.tcs.minefields import run_card
 from rules.tcs.minefields import MinefieldMarker
 
 MOVEMENT_VALUES = ["foot", "vehicle"]
@@ -177,7 +177,7 @@ class MinefieldViewSet(viewsets.GenericViewSet):
         campaign, _viewer, side = load_side(request, pk, act=True)
         form = PlaceForm(sheet_grants(campaign, side), body(request))
         checked(form)
-        text = run(run_card, action="place", form=form, side=side, user=request.user)
+        text = run(minefield_card, action="place", form=form, side=side, user=request.user)
         return self._answer(text, campaign, side)
 
     def _enter_form(self, request, campaign, side):
@@ -233,7 +233,7 @@ class MinefieldViewSet(viewsets.GenericViewSet):
         campaign, _viewer, side = load_side(request, pk, act=True)
         form = self._enter_form(request, campaign, side)
         checked(form)
-        text = run(run_card, action="enter", form=form, side=side, user=request.user)
+        text = run(minefield_card, action="enter", form=form, side=side, user=request.user)
         return self._answer(text, campaign, side)
 
     @extend_schema(
@@ -252,5 +252,5 @@ class MinefieldViewSet(viewsets.GenericViewSet):
         _objects(request, data, units, (("losses", "loss_"),))
         form = BreachForm(units, markers(campaign), data)
         checked(form)
-        text = run(run_card, action="breach", form=form, side=side, user=request.user)
+        text = run(minefield_card, action="breach", form=form, side=side, user=request.user)
         return self._answer(text, campaign, side)

@@ -15,38 +15,10 @@ from campaigns.idempotency import idempotent_form
 from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.services.tcs import assault as sa
+from campaigns.tcs.form_actions import assault_answer, assault_declare
 from campaigns.tcs.forms.assault import AssaultAnswerForm, AssaultDeclareForm
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import load, side_for
-from rules.tcs.fire_tables import Terrain
-
-
-def declare(form, side, user):
-    d = form.cleaned_data
-    combat = sa.tcs_assault_declare(
-        side=side,
-        actor=user,
-        units=form.chosen(),
-        overrun=d.get("overrun", False),
-        terrain=Terrain(d["terrain"]),
-        enter_cost=d["enter_cost"],
-        leave_cost=d.get("leave_cost") or 0,
-        mp=d.get("mp"),
-        adjacent=d.get("adjacent", False),
-        in_stack_at_start=d.get("in_stack_at_start", False),
-    )
-    return _("Declared: the defender answers with his Final overwatch [22.0]."), combat
-
-
-def answer(form, combat, side, user):
-    combat = sa.tcs_assault_answer(
-        combat=combat,
-        side=side,
-        actor=user,
-        stage=form.cleaned_data["stage"],
-        answer=form.answer(),
-    )
-    return _("Done: %(next)s") % {"next": sa.describe(combat, sa.role_of(combat, side))["asks"]}
 
 
 def _cards(side, units, can_act, data=None, bound=None):
@@ -100,9 +72,9 @@ def tcs_assault(request, pk: int, side_pk: int):
         if form.is_valid():
             try:
                 if action == "declare":
-                    done, _record = declare(form, side, request.user)
+                    done, _record = assault_declare(form, side, request.user)
                 else:
-                    done = answer(form, combat, side, request.user)
+                    done = assault_answer(form, combat, side, request.user)
             except ValidationError as exc:
                 form_errors(form, exc)
         if done and not partial_request(request):

@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import formats
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.i18n import say
@@ -22,8 +21,8 @@ from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
 from campaigns.services.tcs import minefields as mines
-from campaigns.services.tcs.minefield_breach import tcs_minefield_breach
 from campaigns.tcs.combat_words import minefield_text
+from campaigns.tcs.form_actions import minefield_card
 from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.tcs.common import load, side_for
@@ -47,49 +46,6 @@ def _forms(campaign, side, units, data=None, bound=""):
     }
 
 
-def run_card(action: str, form, side, user):
-    """Call the card's service; returns the text shown where the button was."""
-    d = form.cleaned_data
-    if action == "place":
-        row = mines.tcs_minefield_place(
-            side=side,
-            actor=user,
-            hex_=d["hex"],
-            sheet=form.sheet(),
-            near_platoons=d.get("near_platoons", False),
-            far_from_enemy=d.get("far_from_enemy", False),
-            enemy_may_deploy=d.get("enemy_may_deploy", False),
-            placing_first=not d.get("enemy_set_up_first", False),
-        )
-        return _("Minefield placed in %(hex)s [21.1].") % {"hex": row["hex"]}
-    check = form.check("minefield")
-    if action == "enter":
-        combat = mines.tcs_minefield_attack(
-            side=side,
-            actor=user,
-            minefield_id=int(d["minefield"]),
-            entry=form.entry(form.moves()),
-            check=check,
-            rolls=d.get("rolls_list"),
-        )
-    else:
-        combat = tcs_minefield_breach(
-            side=side,
-            actor=user,
-            minefield_id=int(d["minefield"]),
-            units=form.chosen(),
-            began_adjacent=d.get("began_adjacent", False),
-            idle=d.get("idle", False),
-            dismounted=d.get("dismounted", False),
-            enemy_in_hex=d.get("enemy_in_hex", False),
-            still_in_hex=form.still_in_hex(),
-            entry=form.entry({}),
-            check=check,
-            rolls=d.get("rolls_list"),
-        )
-    return minefield_text(combat)
-
-
 @idempotent_form
 def tcs_minefields(request, pk: int, side_pk: int):
     campaign, viewer = load(request, pk)
@@ -105,7 +61,7 @@ def tcs_minefields(request, pk: int, side_pk: int):
         form = forms[action]
         if form.is_valid():
             try:
-                done = run_card(action, form, side, request.user)
+                done = minefield_card(action, form, side, request.user)
             except ValidationError as exc:
                 form_errors(form, exc)
         if done and not partial_request(request):
