@@ -9,6 +9,7 @@ sheet's state, ``{{ turn.light|tcs_light }}`` the light, ``{{ combat|combat_titl
 from django import template
 
 from campaigns.i18n import say
+from campaigns.services.tcs.common import shown_value
 from campaigns.tcs import combat_words
 from rules.i18n import msg
 from rules.tcs import labels
@@ -37,4 +38,11 @@ def tcs_light(value) -> str:
 
 
 register.filter("combat_title", combat_words.combat_title)
+
+
+@register.filter
+def step_value(value) -> str:
+    """An explanation step's value as the log shows it: states in words, lists joined."""
+    return say(shown_value(value))
+
 register.filter("combat_result", combat_words.combat_result)

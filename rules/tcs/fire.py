@@ -236,7 +236,7 @@ def place_column(table: FireTable, base: int, shifts: list[Shift], exp: Explanat
     if index > last:
         exp.add("11.0", msg("net shift %(net)s stops at the last column", net=net))
         index = last
-    exp.add("11.0", msg("Fire Table column %(label)s", label=table.columns[index].label), index)
+    exp.add("11.0", msg("Fire Table column %(label)s", label=table.columns[index].label))
     return index
 
 

@@ -114,7 +114,7 @@ def check_sfa(
         bad.extend((u.id, r, w) for r, w in problems)
     _refuse(bad, "13.1")
     marked = () if at_rolls_only else tuple(u.id for u in firers)
-    hexes = tuple(dict.fromkeys(u.hex for u in firers))
+    hexes = tuple(dict.fromkeys(u.hex for u in firers if u.hex))
     if at_rolls_only:
         exp.add("16.1.g", msg("AT rolls only: no Fired marker, but it counts as the SFA"))
     else:
@@ -145,7 +145,7 @@ def check_pfa(firers: Sequence[FirerState], *, targets_spotted: bool = True) -> 
             problems.append(("14.1.i", msg("unassigned or marked Fired")))
         bad.extend((u.id, r, w) for r, w in problems)
     _refuse(bad, "14.1")
-    hexes = tuple(dict.fromkeys(u.hex for u in firers))
+    hexes = tuple(dict.fromkeys(u.hex for u in firers if u.hex))
     exp.add("14.1.d", msg("no Fired marker"))
     exp.add("14.1.e", msg("the opponent may overwatch one of these firing hexes"), hexes)
     return FireAction((), hexes, exp)

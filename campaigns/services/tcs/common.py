@@ -138,7 +138,7 @@ def roll_needed(exc: RollNeeded, field: str) -> ValidationError:
 # --- the log --------------------------------------------------------------------------------
 
 
-def _show(value: Any) -> str | Msg:
+def shown_value(value: Any) -> str | Msg:
     """A step's value as a reader sees it: the engine's states in words."""
     if isinstance(value, Msg):
         return value
@@ -171,7 +171,7 @@ def log_explanation(
             data["turn"] = turn
         if step.value is not None:
             data["value"] = to_data(step.value)
-            shown = _show(step.value)
+            shown = shown_value(step.value)
             if not str(text).endswith(str(shown)):
                 text = msg("%(text)s → %(value)s", text=text, value=shown)
         kind = LogEntry.Kind.RULE
