@@ -45,4 +45,5 @@ def step_value(value) -> str:
     """An explanation step's value as the log shows it: states in words, lists joined."""
     return say(shown_value(value))
 
+
 register.filter("combat_result", combat_words.combat_result)

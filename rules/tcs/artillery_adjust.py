@@ -6,19 +6,17 @@ names for its callers."""
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.dice import D6, D66, DiceSource
-from rules.errors import RuleError, TableDataError
+from rules.errors import RuleError
 from rules.explain import Decision, DecisionRequired, Explanation
 from rules.i18n import Msg, msg
-from rules.tcs.morale_table import D66_READINGS, _column_problems, parse_range
+from rules.tcs.d66_grid import D66Grid, blank
 
 OPPONENT_PLACES_WITHIN = 3  # scatter roll 6 [18.7.c]
 
@@ -55,48 +53,6 @@ _SHOOT_ALIASES = {
 }
 
 
-def _row_problems(rows: Any, width: int) -> tuple[list[Msg], list[tuple[int, int]]]:
-    if not isinstance(rows, list) or not rows:
-        return [msg("give the rows (d66 ranges), at least one")], []
-    problems, spans, seen = [], [], {}
-    for i, row in enumerate(rows, start=1):
-        span = parse_range(row.get("rolls") if isinstance(row, Mapping) else None)
-        if span is None or None in span or not set(span) <= set(D66_READINGS) or span[1] < span[0]:
-            problems.append(msg("row %(n)s: give the d66 range, like 11-36 or 41", n=i))
-            continue
-        spans.append(span)
-        for reading in (r for r in D66_READINGS if span[0] <= r <= span[1]):
-            if reading in seen:
-                problems.append(
-                    msg(
-                        "roll %(roll)s is in rows %(a)s and %(b)s",
-                        roll=reading,
-                        a=seen[reading],
-                        b=i,
-                    )
-                )
-            seen[reading] = i
-        cells = row.get("results")
-        if not isinstance(cells, list) or len(cells) != width:
-            problems.append(msg("row %(n)s: give one result per column (%(w)s)", n=i, w=width))
-            continue
-        for j, cell in enumerate(cells, start=1):
-            if parse_shoot(cell) is None:
-                problems.append(
-                    msg(
-                        "row %(n)s, column %(c)s: %(cell)s is not a result (No Shoot, Scatter, "
-                        "Bad Shoot, Good Shoot)",
-                        n=i,
-                        c=j,
-                        cell="(blank)" if cell in (None, "") else cell,
-                    )
-                )
-    missing = [r for r in D66_READINGS if r not in seen]
-    if missing:
-        problems.append(msg("no row covers roll(s) %(rolls)s", rolls=", ".join(map(str, missing))))
-    return problems, spans
-
-
 def parse_shoot(word: Any) -> Shoot | None:
     if word is None:
         return None
@@ -105,70 +61,40 @@ def parse_shoot(word: Any) -> Shoot | None:
 
 
 @dataclass(frozen=True)
-class AdjustmentTable:
+class AdjustmentTable(D66Grid[Shoot]):
     """A validated Artillery Adjustment Table [18.7.a]: columns are adjustment values (after
     column modifiers), rows d66 ranges, cells No Shoot / Scatter / Bad Shoot / Good Shoot."""
 
-    headings: tuple[str, ...]
-    columns: tuple[tuple[int | None, int | None], ...]
-    spans: tuple[tuple[int, int], ...]
-    cells: tuple[tuple[Shoot, ...], ...]
+    RULE: ClassVar[str] = "18.7.a"
+    RESULTS: ClassVar[type[StrEnum]] = Shoot
 
     @classmethod
-    def from_data(cls, data: Any) -> AdjustmentTable:
-        title = msg("Artillery Adjustment Table")
-        if not isinstance(data, Mapping):
-            raise TableDataError([(title, msg("give a set of columns and rows"))], rule="18.7.a")
-        problems, columns = _column_problems(data.get("columns"))
-        width = len(data["columns"]) if isinstance(data.get("columns"), list) else 0
-        row_problems, spans = _row_problems(data.get("rows"), width)
-        if problems + row_problems:
-            raise TableDataError([(title, p) for p in problems + row_problems], rule="18.7.a")
-        cells = [tuple(parse_shoot(c) for c in r["results"]) for r in data["rows"]]
-        order = sorted(range(len(spans)), key=lambda i: spans[i])
-        return cls(
-            tuple(str(c) for c in data["columns"]),
-            tuple(columns),
-            tuple(spans[i] for i in order),
-            tuple(cells[i] for i in order),
+    def parse_cell(cls, word: Any) -> Shoot | None:
+        return parse_shoot(word)
+
+    @classmethod
+    def cell_problem(cls, row: int, column: int, cell: Any) -> Msg | None:
+        if parse_shoot(cell) is not None:
+            return None
+        return msg(
+            "row %(n)s, column %(c)s: %(cell)s is not a result (No Shoot, Scatter, "
+            "Bad Shoot, Good Shoot)",
+            n=row,
+            c=column,
+            cell=blank(cell),
         )
 
     @classmethod
-    def from_csv(cls, text: str) -> AdjustmentTable:
-        """A header row (``rolls`` then one heading per column), one line per d66 range."""
-        lines = [r for r in csv.reader(io.StringIO(text.strip())) if any(c.strip() for c in r)]
-        if not lines:
-            raise TableDataError([("", msg("the CSV is empty"))], rule="18.7.a")
-        rows = [{"rolls": x[0].strip(), "results": [c.strip() for c in x[1:]]} for x in lines[1:]]
-        return cls.from_data({"columns": [c.strip() for c in lines[0][1:]], "rows": rows})
+    def not_a_grid(cls) -> tuple[str | Msg, Msg]:
+        return cls.title(), msg("give a set of columns and rows")
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "columns": list(self.headings),
-            "rows": [
-                {"rolls": f"{lo}-{hi}" if lo != hi else str(lo), "results": [c.value for c in r]}
-                for (lo, hi), r in zip(self.spans, self.cells, strict=True)
-            ],
-        }
+    @classmethod
+    def title(cls) -> Msg:
+        return msg("Artillery Adjustment Table")
 
-    def column(self, value: int) -> int:
-        return next(
-            i
-            for i, (lo, hi) in enumerate(self.columns)
-            if (lo is None or lo <= value) and (hi is None or value <= hi)
-        )
-
-    def result(self, value: int, roll: int) -> Shoot:
-        D66.check_value(roll)
-        row = next(i for i, (lo, hi) in enumerate(self.spans) if lo <= roll <= hi)
-        return self.cells[row][self.column(value)]
-
-    def odds(self, value: int) -> dict[Shoot, Fraction]:
-        """Exact chance of each result in a column over the 36 d66 readings."""
-        counts = dict.fromkeys(Shoot, 0)
-        for faces in D66.outcomes():
-            counts[self.result(value, D66.value(faces))] += 1
-        return {r: Fraction(n, 36) for r, n in counts.items()}
+    @classmethod
+    def empty_csv(cls) -> Msg:
+        return msg("the CSV is empty")
 
 
 @dataclass(frozen=True)

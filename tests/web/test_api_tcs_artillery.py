@@ -15,6 +15,7 @@ import pytest
 from campaigns.models.tcs import TcsUnit
 from tests.rules.tcs.test_fire import CHARTS_DATA, FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.tcs_turn_fixtures import call
 from tests.web.test_api_tcs_play import ScriptedDice
 
 pytest_plugins = ["tests.web.tcs_api_fixtures"]
@@ -31,12 +32,6 @@ FICTIONAL_ADJUSTMENT = {
         {"rolls": "61-66", "results": ["Good Shoot", "Good Shoot"]},
     ],
 }
-
-
-def call(client, method, path, data=None, status=200):
-    response = getattr(client, method)(f"{API}{path}", data, format="json")
-    assert response.status_code == status, (path, response.status_code, response.content)
-    return response.json() if response.content else None
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import pytest
 from campaigns.models.tcs import TcsCombat, TcsUnit
 from tests.rules.tcs.test_fire import FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.tcs_turn_fixtures import call
 from tests.web.test_api_tcs_turn import SHIFTS
 from tests.web.test_tcs_minefields import MineDice, ScriptedDice
 
@@ -23,12 +24,6 @@ pytest_plugins = ["tests.web.tcs_api_fixtures"]
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1/tcs"
-
-
-def call(client, method, path, data=None, status=200, **kw):
-    response = getattr(client, method)(f"{API}{path}", data, format="json", **kw)
-    assert response.status_code == status, (path, response.status_code, response.content)
-    return response.json() if response.content else None
 
 
 @pytest.fixture

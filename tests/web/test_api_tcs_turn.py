@@ -17,6 +17,7 @@ import pytest
 from campaigns.models.tcs import TcsUnit
 from tests.rules.tcs.test_fire import CHARTS_DATA, FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.tcs_turn_fixtures import call
 from tests.web.test_api_tcs_play import ScriptedDice
 from tests.web.test_tcs_combat import T41_FIRERS, T41_TARGETS
 
@@ -25,12 +26,6 @@ pytestmark = pytest.mark.django_db
 
 API = "/api/v1/tcs"
 SHIFTS = {k: CHARTS_DATA[k] for k in ("terrain_posture", "area_range", "stacking")}
-
-
-def call(client, method, path, data=None, status=200):
-    response = getattr(client, method)(f"{API}{path}", data, format="json")
-    assert response.status_code == status, (path, response.status_code, response.content)
-    return response.json() if response.content else None
 
 
 @pytest.fixture

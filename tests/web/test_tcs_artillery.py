@@ -23,6 +23,7 @@ from rules.tcs.ammo import Battery
 from rules.tcs.artillery import Shoot
 from rules.tcs.fire_tables import Terrain
 from rules.tcs.smoke import MarkerKind
+from tests.web.tcs_turn_fixtures import hx_card
 from tests.web.test_api_tcs_artillery import FICTIONAL_ADJUSTMENT
 from tests.web.test_tcs_combat import playing, unit
 
@@ -172,33 +173,29 @@ def test_page_private_to_the_side_and_posts_a_battery_and_a_mission(client, user
     assert page_url(op, germans) in resolve.text
     page = client.get(page_url(op, germans))
     assert page.status_code == 200 and "1/105" in page.text
-    response = client.post(
+    response = hx_card(
+        client,
         page_url(op, germans),
-        {
-            "action": "battery",
-            "battery-name": "3/150",
-            "battery-calibre": "150mm",
-            "battery-good_af": "10",
-            "battery-bad_af": "5",
-        },
-        HTTP_HX_REQUEST="true",
+        "battery",
+        name="3/150",
+        calibre="150mm",
+        good_af="10",
+        bad_af="5",
     )
     assert response.status_code == 200 and "Battery saved" in response.text
-    response = client.post(
+    response = hx_card(
+        client,
         page_url(op, germans),
-        {
-            "action": "mission",
-            "mission-batteries": ["2/105"],
-            "mission-kind": "smoke",
-            "mission-hex": "0409",
-            "mission-observer_fire_mode": "on",
-            "mission-observer_unmarked": "on",
-            "mission-observer_los": "on",
-            "mission-observer_visible": "on",
-            "mission-dice": "entered",
-            "mission-rolls": "46",
-        },
-        HTTP_HX_REQUEST="true",
+        "mission",
+        batteries=["2/105"],
+        kind="smoke",
+        hex="0409",
+        observer_fire_mode="on",
+        observer_unmarked="on",
+        observer_los="on",
+        observer_visible="on",
+        dice="entered",
+        rolls="46",
     )
     assert "Mission fired" in response.text and "0409" in response.text
     response = client.post(
@@ -359,19 +356,17 @@ def test_page_mortar_round_battery_deletion_confirmed_and_marker_removed(client,
     page = client.get(url)
     assert "Mortar or IG smoke or illumination round" in page.text
     assert "Delete a battery" in page.text and "Remove a marker by hand" not in page.text
-    response = client.post(
+    response = hx_card(
+        client,
         url,
-        {
-            "action": "mortar",
-            "mortar-kind": "smoke",
-            "mortar-weapon": "mortar",
-            "mortar-calibre_mm": "81",
-            "mortar-hex": "0610",
-            "mortar-success_from": "4",
-            "mortar-dice": "entered",
-            "mortar-rolls": "5",
-        },
-        HTTP_HX_REQUEST="true",
+        "mortar",
+        kind="smoke",
+        weapon="mortar",
+        calibre_mm="81",
+        hex="0610",
+        success_from="4",
+        dice="entered",
+        rolls="5",
     )
     assert "Smoke placed in 0610 only" in response.text
     assert "Remove a marker by hand" in response.text
@@ -382,25 +377,21 @@ def test_page_mortar_round_battery_deletion_confirmed_and_marker_removed(client,
     )
     assert "This field is required" in response.text
     assert len(ammo_record(germans).batteries) == 2
-    response = client.post(
+    response = hx_card(
+        client,
         url,
-        {
-            "action": "delete_battery",
-            "delete_battery-name": "2/105",
-            "delete_battery-confirm": "on",
-        },
-        HTTP_HX_REQUEST="true",
+        "delete_battery",
+        name="2/105",
+        confirm="on",
     )
     assert "Battery deleted" in response.text
     assert [b.name for b in ammo_record(germans).batteries] == ["1/105"]
-    response = client.post(
+    response = hx_card(
+        client,
         url,
-        {
-            "action": "remove_marker",
-            "remove_marker-marker": "0:0610",
-            "remove_marker-reason": "fired by mistake",
-        },
-        HTTP_HX_REQUEST="true",
+        "remove_marker",
+        marker="0:0610",
+        reason="fired by mistake",
     )
     assert "Marker removed" in response.text
     assert _placed(op) == []

@@ -21,6 +21,7 @@ from campaigns.services.tcs.opsheets import tcs_sheet_draw
 from campaigns.tcs.combat_lines import parse_firers, parse_targets
 from tests.rules.tcs.test_fire import CHARTS_DATA, FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.tcs_turn_fixtures import hx_card
 from tests.web.test_tcs_pages import bloody_110
 
 pytestmark = pytest.mark.django_db
@@ -288,17 +289,15 @@ def test_page_declare_and_answer_with_privacy(client, user, other_user, django_u
 def test_page_bad_declaration_names_the_rule(client, user, other_user):
     op, germans, _americans = ready(user, other_user)
     client.force_login(user)
-    response = client.post(
+    response = hx_card(
+        client,
         page(op, germans),
-        {
-            "action": "declare",
-            "declare-units": [unit(op, "1-123/3").pk],
-            "declare-terrain": "open",
-            "declare-enter_cost": "1",
-            "declare-adjacent": "on",
-            "declare-in_stack_at_start": "on",
-        },
-        HTTP_HX_REQUEST="true",
+        "declare",
+        units=[unit(op, "1-123/3").pk],
+        terrain="open",
+        enter_cost="1",
+        adjacent="on",
+        in_stack_at_start="on",
     )
     assert "22.0.j" in response.text
     assert not TcsCombat.objects.filter(campaign=op).exists()

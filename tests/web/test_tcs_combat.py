@@ -19,6 +19,7 @@ from rules.tcs.fire_tables import Terrain
 from rules.tcs.morale_check import Modifiers
 from tests.rules.tcs.test_fire import CHARTS_DATA, FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.tcs_turn_fixtures import hx_card
 from tests.web.test_tcs_pages import bloody_110
 
 pytestmark = pytest.mark.django_db
@@ -230,19 +231,17 @@ def test_page_fire_then_owner_applies_with_entered_dice(client, user, other_user
         },
     )
     assert "14-16" in preview.text and "%" in preview.text
-    response = client.post(
+    response = hx_card(
+        client,
         page_url(op, germans),
-        {
-            "action": "fire",
-            "fire-kind": "area",
-            "fire-firers": T41_FIRERS,
-            "fire-targets": T41_TARGETS,
-            "fire-terrain": "open",
-            "fire-spotted": "on",
-            "fire-dice": "entered",
-            "fire-rolls": "65",
-        },
-        HTTP_HX_REQUEST="true",
+        "fire",
+        kind="area",
+        firers=T41_FIRERS,
+        targets=T41_TARGETS,
+        terrain="open",
+        spotted="on",
+        dice="entered",
+        rolls="65",
     )
     assert response.status_code == 200 and "Fire resolved" in response.text
     combat = TcsCombat.objects.get(campaign=op)
@@ -274,18 +273,16 @@ def test_page_bad_input_is_named_and_changes_nothing(client, user, other_user):
     op = playing(user, other_user)
     germans, _americans = op.sides.order_by("order")
     client.force_login(user)
-    response = client.post(
+    response = hx_card(
+        client,
         page_url(op, germans),
-        {
-            "action": "fire",
-            "fire-kind": "area",
-            "fire-firers": "A; tank; 4; 5; 4",
-            "fire-targets": T41_TARGETS,
-            "fire-terrain": "open",
-            "fire-dice": "entered",
-            "fire-rolls": "67",
-        },
-        HTTP_HX_REQUEST="true",
+        "fire",
+        kind="area",
+        firers="A; tank; 4; 5; 4",
+        targets=T41_TARGETS,
+        terrain="open",
+        dice="entered",
+        rolls="67",
     )
     assert response.status_code == 200 and "not a kind of firer" in response.text
     assert not TcsCombat.objects.exists()

@@ -23,6 +23,7 @@ from campaigns.services.tcs.minefields import Entry
 from rules.dice import RollRecord, kind
 from tests.rules.tcs.test_fire import CHARTS_DATA, FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
+from tests.web.tcs_turn_fixtures import hx_card
 from tests.web.test_api_tcs_play import ScriptedDice
 from tests.web.test_tcs_pages import bloody_110
 
@@ -67,6 +68,13 @@ def mined(user, other_user, *, charts=True, hex_="1510"):
 
 def unit(op, code):
     return TcsUnit.objects.get(campaign=op, code=code)
+
+
+def breach(side, actor, units, **more):
+    """A breach attempt on minefield 1 by units that began adjacent and idle [21.3.a]."""
+    return svc.tcs_minefield_breach(
+        side=side, actor=actor, minefield_id=1, units=units, began_adjacent=True, idle=True, **more
+    )
 
 
 def page_url(op, side):
@@ -216,23 +224,17 @@ def test_refusals_name_the_rule_and_change_nothing(user, other_user):
             side=americans, actor=user, minefield_id=1, entry=Entry(units={"2-9/1": "foot"})
         )
     with pytest.raises(ValidationError, match=r"\[21\.3\.a\].*dismounted"):
-        svc.tcs_minefield_breach(
-            side=germans,
-            actor=user,
-            minefield_id=1,
-            units=["1-123/1"],
-            began_adjacent=True,
-            idle=True,
+        breach(
+            germans,
+            user,
+            ["1-123/1"],
             dismounted=False,
         )
     with pytest.raises(ValidationError, match=r"\[3\.1\.a\].*only infantry"):
-        svc.tcs_minefield_breach(
-            side=americans,
-            actor=other_user,
-            minefield_id=1,
-            units=["Sherman/1"],
-            began_adjacent=True,
-            idle=True,
+        breach(
+            americans,
+            other_user,
+            ["Sherman/1"],
         )
     assert not TcsCombat.objects.exists()
 
@@ -243,13 +245,10 @@ def test_refusals_name_the_rule_and_change_nothing(user, other_user):
 def test_21_3_c_breach_made_on_no_effect_flips_the_marker(user, other_user):
     op = mined(user, other_user)
     _germans, americans = op.sides.order_by("order")
-    combat = svc.tcs_minefield_breach(
-        side=americans,
-        actor=other_user,
-        minefield_id=1,
-        units=["2-9/2"],
-        began_adjacent=True,
-        idle=True,
+    combat = breach(
+        americans,
+        other_user,
+        ["2-9/2"],
         rolls=[11],
     )
     assert combat.result["made"] and combat.result["cell"] == "-"
@@ -257,13 +256,10 @@ def test_21_3_c_breach_made_on_no_effect_flips_the_marker(user, other_user):
     op.refresh_from_db()
     assert markers(op)[0]["breached"] is True
     with pytest.raises(ValidationError, match=r"\[21\.3\.c\].*already breached"):
-        svc.tcs_minefield_breach(
-            side=americans,
-            actor=other_user,
-            minefield_id=1,
-            units=["2-9/2"],
-            began_adjacent=True,
-            idle=True,
+        breach(
+            americans,
+            other_user,
+            ["2-9/2"],
             rolls=[11],
         )
 
@@ -272,13 +268,10 @@ def test_21_3_c_breach_fails_when_the_breacher_ends_suppressed(user, other_user)
     op = mined(user, other_user, charts=False)
     _germans, americans = op.sides.order_by("order")
     svc.tcs_unit_state(unit=unit(op, "2-9/2"), actor=other_user, morale=4)
-    combat = svc.tcs_minefield_breach(
-        side=americans,
-        actor=other_user,
-        minefield_id=1,
-        units=["2-9/2"],
-        began_adjacent=True,
-        idle=True,
+    combat = breach(
+        americans,
+        other_user,
+        ["2-9/2"],
         entry=Entry(units={}, stacking_shift=0, result="MC"),
         check=svc.Check(cause="minefield", result="suppressed"),
     )
@@ -343,18 +336,16 @@ def test_page_refusal_is_named_on_the_form(client, user, other_user):
     _germans, americans = op.sides.order_by("order")
     client.force_login(other_user)
     tank = unit(op, "Sherman/1")
-    response = client.post(
+    response = hx_card(
+        client,
         page_url(op, americans),
-        {
-            "action": "breach",
-            "breach-minefield": "1",
-            "breach-units": [tank.pk],
-            "breach-began_adjacent": "on",
-            "breach-idle": "on",
-            "breach-dismounted": "on",
-            "breach-dice": "server",
-        },
-        HTTP_HX_REQUEST="true",
+        "breach",
+        minefield="1",
+        units=[tank.pk],
+        began_adjacent="on",
+        idle="on",
+        dismounted="on",
+        dice="server",
     )
     assert response.status_code == 200 and "[3.1.a]" in response.text
     assert not TcsCombat.objects.exists()
@@ -370,13 +361,10 @@ def test_21_3_c_breach_with_one_breacher_eliminated_by_the_reading(
     for code in ("2-9/1", "2-9/2"):
         svc.tcs_unit_state(unit=unit(op, code), actor=other_user, morale=4)
     TcsUnit.objects.filter(campaign=op, code="2-9/1").update(steps_lost=4)
-    combat = svc.tcs_minefield_breach(
-        side=americans,
-        actor=other_user,
-        minefield_id=1,
-        units=["2-9/1", "2-9/2"],
-        began_adjacent=True,
-        idle=True,
+    combat = breach(
+        americans,
+        other_user,
+        ["2-9/1", "2-9/2"],
         entry=Entry(units={}, stacking_shift=0, result=2, losses={"2-9/2": 1, "2-9/1": 1}),
         check=svc.Check(cause="minefield", result="none"),
     )

@@ -7,7 +7,6 @@ import json
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from campaigns.models import LogEntry
 from campaigns.models.tcs import TcsFormation, TcsUnit
@@ -22,6 +21,7 @@ from campaigns.services.tcs import (
     tcs_sheet_draw,
     tcs_sheet_prepared_defense,
 )
+from tests.web import tcs_turn_fixtures
 from tests.web.test_tcs_pages import bloody_110, sides
 
 pytestmark = pytest.mark.django_db
@@ -29,25 +29,8 @@ pytestmark = pytest.mark.django_db
 API = "/api/v1/tcs"
 J = {"format": "json"}
 BN1 = ["1-123/1", "1-123/2", "1-123/3"]
-
-
-@pytest.fixture
-def op(user, other_user):
-    return bloody_110(user, other_user)
-
-
-@pytest.fixture
-def alice(user):
-    api = APIClient()
-    api.force_authenticate(user)
-    return api
-
-
-@pytest.fixture
-def bob(other_user):
-    api = APIClient()
-    api.force_authenticate(other_user)
-    return api
+# the operation and the two players' API clients, shared with the API tests
+op, alice, bob = tcs_turn_fixtures.op, tcs_turn_fixtures.alice, tcs_turn_fixtures.bob
 
 
 def _unit(code):

@@ -17,20 +17,17 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from campaigns.models import LogEntry, Side
+from campaigns.models import Side
 from campaigns.models.tcs import TcsCombat
 from campaigns.selectors.tcs_charts import operation_charts
-from campaigns.services._base import append_log
-from campaigns.services.tcs.combat import Check, check_and_apply
+from campaigns.services.tcs.combat import Check, check_and_apply, take_losses
 from campaigns.services.tcs.common import dice_for, log_explanation, rule_error
 from campaigns.services.tcs.engine import SideEngine
 from campaigns.services.tcs.fire import FireOrder, chart_value_needed, summary
-from campaigns.services.tcs.losses import apply_losses
 from campaigns.services.tcs.minefields import (
-    apply_mine_losses,
+    apply_mine_results,
     foot_losses,
-    mine_check,
-    refuse_leftover_dice,
+    log_public,
     run_mine_rules,
 )
 from campaigns.services.tcs.minefields import attack_summary as mine_summary
@@ -77,14 +74,7 @@ def order_of(combat: TcsCombat) -> tuple[str, ...]:
 
 
 def public(campaign, actor, combat, text, rule, turn) -> None:
-    append_log(
-        campaign,
-        kind=LogEntry.Kind.RULE,
-        summary=text,
-        rule=rule,
-        actor=actor,
-        data={"tcs": {"combat": combat.pk}, "turn": turn},
-    )
+    log_public(campaign, actor, text, rule, {"combat": combat.pk}, turn)
 
 
 def one(rule, text) -> Explanation:
@@ -325,21 +315,7 @@ def _take(campaign, side, engine, codes, wanted, answer, actor) -> tuple[list, l
                 % {"n": wanted}
             }
         )
-    done, gone = [], []
-    for code, steps in losses.items():
-        unit = engine.units[code]
-        if steps > unit.steps_left:
-            raise ValidationError(
-                {"losses": _("%(u)s has %(n)s steps left.") % {"u": code, "n": unit.steps_left}}
-            )
-        r = apply_losses(
-            campaign, side, engine, unit, actor=actor, steps=steps, combat=True,
-            candidates=[], dice=dice_for(None),
-        )  # fmt: skip
-        done.append({"unit": code, "steps": steps, **r})
-        if r.get("eliminated"):
-            gone.append(code)
-    return done, gone
+    return take_losses(campaign, side, engine, actor, losses, dice_for(None), exact=True)
 
 
 def _in_hex(engine: SideEngine, states: Mapping[str, str]) -> list[str]:
@@ -428,21 +404,17 @@ def mine_attack(combat, campaign, side, engine, answer, actor, turn) -> st.Assau
     foot = [engine.units[c] for c in codes if moves[c] is mf.Movement.FOOT]
     given = {u.code: int(n) for u, n in (answer.get("losses") or {}).items()}
     losses = foot_losses(attack.foot, foot, given)
-    done, gone = apply_mine_losses(campaign, side, engine, actor, losses, dice, combat.pk)
-    more, _lost = apply_mine_losses(
-        campaign, side, engine, actor, dict(attack.vehicle_losses), dice, combat.pk
-    )
-    refuse_leftover_dice(dice)
-    applied: dict[str, Any] = {"mine": mine_summary(attack), "losses": done + more}
-    result = "none"
+    check = None
     if attack.morale_check:
         check = replace(answer.get("check") or Check(), cause="minefield")
-        codes_foot = [u.code for u in foot]
-        applied["check"] = mine_check(
-            campaign, side, engine, actor, codes_foot, gone, check, combat.pk, dice
-        )
-        if applied["check"] and applied["check"]["result"] in ra.REPULSING:
-            result = applied["check"]["result"]
+    applied: dict[str, Any] = {"mine": mine_summary(attack)}
+    applied |= apply_mine_results(
+        campaign, side, engine, actor, losses, [u.code for u in foot], check, dice, combat.pk,
+        vehicle_losses=attack.vehicle_losses,
+    )  # fmt: skip
+    result = "none"
+    if applied.get("check") and applied["check"]["result"] in ra.REPULSING:
+        result = applied["check"]["result"]
     combat.applied.setdefault(ATTACKER, []).append({"round": 0, **applied})
     left = survivors(engine, state.attackers)
     if not left:

@@ -215,6 +215,44 @@ def _public_line(campaign, side, actor, outcome: mc.Outcome, cause: str, turn: i
     )
 
 
+def take_losses(
+    campaign, side, engine: SideEngine, actor, losses: Mapping[str, int], dice, *, exact=False
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each unit's steps lost in combat [10.0] (with its vehicle checks [17.8]), inside the
+    caller's transaction: what each took and the codes eliminated. More steps than a unit
+    has left are cut to what it has, or refused when `exact`."""
+    done, gone = [], []
+    for code, wanted in losses.items():
+        unit = engine.units[code]
+        if exact and wanted > unit.steps_left:
+            raise ValidationError(
+                {"losses": _("%(u)s has %(n)s steps left.") % {"u": code, "n": unit.steps_left}}
+            )
+        steps = min(wanted, unit.steps_left)
+        if not steps:
+            continue
+        try:
+            out = apply_losses(
+                campaign,
+                side,
+                engine,
+                unit,
+                actor=actor,
+                steps=steps,
+                combat=True,
+                candidates=[],
+                dice=dice,
+            )
+        except RollNeeded:
+            raise ValidationError(
+                {"rolls": _("Enter a d6 for each vehicle morale check, or let the site roll.")}
+            ) from None
+        done.append({"unit": code, "steps": steps, **out})
+        if out.get("eliminated"):
+            gone.append(code)
+    return done, gone
+
+
 def check_and_apply(
     campaign: Campaign,
     side: Side,
@@ -233,22 +271,10 @@ def check_and_apply(
     log_explanation(campaign, outcome.explanation, actor=actor, private_to=side, tag=tag, turn=turn)
     losses = []
     for loss in outcome.losses:
-        unit = engine.units[loss.unit]
-        if unit.eliminated:
-            continue
-        steps = min(loss.steps, unit.steps_left)
-        done = apply_losses(
-            campaign,
-            side,
-            engine,
-            unit,
-            actor=actor,
-            steps=steps,
-            combat=True,
-            candidates=[],
-            dice=dice_for(None),
+        taken, _gone = take_losses(
+            campaign, side, engine, actor, {loss.unit: loss.steps}, dice_for(None)
         )
-        losses.append({"unit": unit.code, "steps": steps, "rule": loss.rule, **done})
+        losses += [{**t, "rule": loss.rule} for t in taken]
     _public_line(campaign, side, actor, outcome, check.cause, turn, tag)
     return {
         "result": outcome.result.value,
@@ -392,33 +418,10 @@ def tcs_fire_apply(
                 }
             )
         dice = dice_for(rolls)
-        applied: dict[str, Any] = {"losses": []}
-        gone = []
-        for code, steps in by_code.items():
-            unit = engine.units[code]
-            if steps > unit.steps_left:
-                raise ValidationError(
-                    {"losses": _("%(u)s has %(n)s steps left.") % {"u": code, "n": unit.steps_left}}
-                )
-            try:
-                done = apply_losses(
-                    campaign,
-                    side,
-                    engine,
-                    unit,
-                    actor=actor,
-                    steps=steps,
-                    combat=True,
-                    candidates=[],
-                    dice=dice,
-                )
-            except RollNeeded:
-                raise ValidationError(
-                    {"rolls": _("Enter a d6 for each vehicle morale check, or let the site roll.")}
-                ) from None
-            applied["losses"].append({"unit": code, "steps": steps, **done})
-            if done.get("eliminated"):
-                gone.append(code)
+        applied: dict[str, Any] = {}
+        applied["losses"], gone = take_losses(
+            campaign, side, engine, actor, by_code, dice, exact=True
+        )
         if isinstance(dice, EnteredDice) and dice.remaining:
             raise ValidationError(
                 {"rolls": _("More dice were entered than the vehicle morale checks need.")}

@@ -8,7 +8,6 @@ to be fit after the attack. Placement and the entry attack are in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.utils import timezone
 
@@ -26,13 +25,11 @@ from campaigns.services.tcs.minefields import (
     _shift,
     _start,
     _units,
-    apply_mine_losses,
+    apply_mine_results,
     attack_summary,
     find_marker,
     foot_losses,
     log_public,
-    mine_check,
-    refuse_leftover_dice,
     run_mine_rules,
 )
 from campaigns.tcs.state import options_for
@@ -110,16 +107,11 @@ def tcs_minefield_breach(
             applied_by=actor,
             applied_at=timezone.now(),
         )
-        applied: dict[str, Any] = {}
-        done, gone = apply_mine_losses(campaign, side, engine, actor, losses, dice, combat.pk)
-        refuse_leftover_dice(dice)
-        applied["losses"] = done
-        retreat = 0
-        if attack.morale_check:
-            applied["check"] = mine_check(
-                campaign, side, engine, actor, [u.code for u in there], gone, check, combat.pk, dice
-            )
-            retreat = (applied["check"] or {}).get("retreat_hexes") or 0
+        applied = apply_mine_results(
+            campaign, side, engine, actor, losses, [u.code for u in there],
+            check if attack.morale_check else None, dice, combat.pk,
+        )  # fmt: skip
+        retreat = (applied.get("check") or {}).get("retreat_hexes") or 0
         after = []
         for u in there:
             unit = TcsUnit.objects.get(pk=u.pk)  # the state after losses and the check

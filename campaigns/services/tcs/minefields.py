@@ -22,10 +22,9 @@ from campaigns.models.tcs import OpSheetRecord, TcsCombat, TcsUnit
 from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.selectors.tcs_minefields import KEY, granted, markers
 from campaigns.services._base import append_log
-from campaigns.services.tcs.combat import Check, check_and_apply
+from campaigns.services.tcs.combat import Check, check_and_apply, take_losses
 from campaigns.services.tcs.common import dice_for, log_explanation, rule_error, side_write
 from campaigns.services.tcs.engine import SideEngine, load_side
-from campaigns.services.tcs.losses import apply_losses
 from campaigns.tcs.state import current_turn
 from rules.dice import EnteredDice
 from rules.errors import DiceError, RollNeeded, RuleError
@@ -242,35 +241,29 @@ def foot_losses(fire, foot: list[TcsUnit], given: Mapping[str, int]) -> dict[str
     return shared
 
 
-def apply_mine_losses(
-    campaign, side, engine, actor, losses: Mapping[str, int], dice, combat_pk
-) -> tuple:
-    done, gone = [], []
-    for code, steps in losses.items():
-        unit = engine.units[code]
-        steps = min(steps, unit.steps_left)
-        if not steps:
-            continue
-        try:
-            out = apply_losses(
-                campaign,
-                side,
-                engine,
-                unit,
-                actor=actor,
-                steps=steps,
-                combat=True,
-                candidates=[],
-                dice=dice,
-            )
-        except RollNeeded:
-            raise ValidationError(
-                {"rolls": _("Enter a d6 for each vehicle morale check, or let the site roll.")}
-            ) from None
-        done.append({"unit": code, "steps": steps, **out})
-        if out.get("eliminated"):
-            gone.append(code)
-    return done, gone
+def apply_mine_results(
+    campaign,
+    side,
+    engine,
+    actor,
+    losses,
+    check_codes,
+    check: Check | None,
+    dice,
+    combat_pk,
+    vehicle_losses: Mapping[str, int] | None = None,
+) -> dict[str, Any]:
+    """A minefield attack's losses on foot, then on vehicles, then (if forced) the morale
+    check of the units on foot [21.0]: what `combat.applied` records."""
+    done, gone = take_losses(campaign, side, engine, actor, losses, dice)
+    more, _lost = take_losses(campaign, side, engine, actor, dict(vehicle_losses or {}), dice)
+    refuse_leftover_dice(dice)
+    applied: dict[str, Any] = {"losses": done + more}
+    if check is not None:
+        applied["check"] = mine_check(
+            campaign, side, engine, actor, check_codes, gone, check, combat_pk, dice
+        )
+    return applied
 
 
 def mine_check(campaign, side, engine, actor, codes, gone, check: Check, combat_pk, dice):
@@ -390,17 +383,11 @@ def tcs_minefield_attack(
         log_explanation(
             campaign, exp, actor=actor, private_to=None, tag={"combat": combat.pk}, turn=turn
         )
-        applied: dict[str, Any] = {}
-        done, gone = apply_mine_losses(campaign, side, engine, actor, losses, dice, combat.pk)
-        more, _lost = apply_mine_losses(
-            campaign, side, engine, actor, dict(attack.vehicle_losses), dice, combat.pk
-        )
-        refuse_leftover_dice(dice)
-        applied["losses"] = done + more
-        if attack.morale_check:
-            applied["check"] = mine_check(
-                campaign, side, engine, actor, [u.code for u in foot], gone, check, combat.pk, dice
-            )
+        applied = apply_mine_results(
+            campaign, side, engine, actor, losses, [u.code for u in foot],
+            check if attack.morale_check else None, dice, combat.pk,
+            vehicle_losses=attack.vehicle_losses,
+        )  # fmt: skip
         combat.applied = applied
         combat.save(update_fields=["applied"])
     return combat

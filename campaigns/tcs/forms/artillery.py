@@ -13,11 +13,18 @@ from campaigns.i18n import say
 from campaigns.services.tcs.artillery import MortarRound
 from campaigns.services.tcs.artillery_missions import AttackOrder, MissionOrder
 from campaigns.tcs.combat_lines import TARGET_HELP, parse_targets
-from campaigns.tcs.forms.combat import READ_LABELS, SHIFT, _other, say_lazy
+from campaigns.tcs.forms.combat import (
+    READ_LABELS,
+    _other,
+    lines_field,
+    say_lazy,
+    shift_field,
+    terrain_field,
+)
 from campaigns.tcs.forms.setup import DICE_CHOICES
 from rules.tcs.ammo import AMMO_WORDS, Battery
 from rules.tcs.artillery import SHOOT_WORDS, MissionKind, Shoot
-from rules.tcs.fire_tables import TERRAIN_WORDS, Terrain
+from rules.tcs.fire_tables import Terrain
 from rules.tcs.smoke import MarkerKind
 
 AF = {"min_value": 0, "max_value": 99}
@@ -122,12 +129,11 @@ class MissionForm(DiceFields):
     observer_visible = forms.BooleanField(
         label=_("The target hex is within visibility"), required=False, initial=True
     )
-    modifiers = forms.CharField(
-        label=_("Column modifiers read off the chart"),
-        required=False,
+    modifiers = lines_field(
+        _("Column modifiers read off the chart"),
+        _("One per line: “name; value”, e.g. “observer; -1” [18.7.a]."),
+        rows=2,
         max_length=600,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_("One per line: “name; value”, e.g. “observer; -1” [18.7.a]."),
     )
     shoot = forms.ChoiceField(
         label=_("Result read off the printed Adjustment Table"),
@@ -177,28 +183,16 @@ class AttackForm(DiceFields):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    targets = forms.CharField(
-        label=_("Target hex"),
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=TARGET_HELP,
-    )
-    terrain = forms.ChoiceField(
-        label=_("Target hex terrain [9.3]"),
-        choices=[(t.value, say_lazy(w)) for t, w in TERRAIN_WORDS.items()],
-        initial=Terrain.OPEN.value,
-    )
-    other = forms.CharField(
-        label=_("Other modifiers read off the chart"),
-        required=False,
+    targets = lines_field(_("Target hex"), TARGET_HELP, required=True)
+    terrain = terrain_field()
+    other = lines_field(
+        _("Other modifiers read off the chart"),
+        _("One per line: “name; shift”, e.g. “night; -2”."),
+        rows=2,
         max_length=600,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_("One per line: “name; shift”, e.g. “night; -2”."),
     )
-    terrain_shift = forms.IntegerField(label=READ_LABELS["terrain_shift"], required=False, **SHIFT)
-    stacking_shift = forms.IntegerField(
-        label=READ_LABELS["stacking_shift"], required=False, **SHIFT
-    )
+    terrain_shift = shift_field(READ_LABELS["terrain_shift"])
+    stacking_shift = shift_field(READ_LABELS["stacking_shift"])
     p_steps = forms.IntegerField(
         label=_("P-target steps in the hex [18.9]"), required=False, min_value=0, max_value=40
     )

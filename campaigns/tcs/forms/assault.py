@@ -9,7 +9,15 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.tcs.combat_lines import FIRER_HELP, TARGET_HELP, parse_firers, parse_targets
-from campaigns.tcs.forms.combat import SHIFT, CheckFieldsMixin, StackForm, _other, _rolls, say_lazy
+from campaigns.tcs.forms.combat import (
+    CheckFieldsMixin,
+    StackForm,
+    _other,
+    _rolls,
+    lines_field,
+    say_lazy,
+    shift_field,
+)
 from campaigns.tcs.forms.minefields import _whole
 from campaigns.tcs.forms.setup import DICE_CHOICES
 from campaigns.tcs.forms.turn import _entered_value
@@ -94,32 +102,15 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
         initial="none",
         required=False,
     )
-    firers = forms.CharField(
-        label=_("Your firing units"),
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=FIRER_HELP,
-    )
-    targets = forms.CharField(
-        label=_("Your units in the hex, as the enemy's targets"),
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=TARGET_HELP,
-    )
-    other = forms.CharField(
-        label=_("Other modifiers on your fire, read off the chart"),
-        required=False,
+    firers = lines_field(_("Your firing units"), FIRER_HELP)
+    targets = lines_field(_("Your units in the hex, as the enemy's targets"), TARGET_HELP)
+    other = lines_field(
+        _("Other modifiers on your fire, read off the chart"),
+        _("One per line: “name; shift”; those common to both sides cancel [22.0.f]."),
+        rows=2,
         max_length=600,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_("One per line: “name; shift”; those common to both sides cancel [22.0.f]."),
     )
-    terrain_shift = forms.IntegerField(
-        label=_("Terrain/posture shift on your units, read off the chart"),
-        required=False,
-        **SHIFT,
-    )
+    terrain_shift = shift_field(_("Terrain/posture shift on your units, read off the chart"))
     fire_dice = forms.ChoiceField(
         label=_("Dice for your fire"),
         choices=DICE_CHOICES,
@@ -128,19 +119,11 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
         required=False,
     )
     fire_roll = forms.CharField(label=_("Your d66 for the fire"), required=False, max_length=4)
-    point_firers = forms.CharField(
-        label=_("Your P-firers using point fire instead of area fire [22.0 step 6]"),
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=FIRER_HELP,
+    point_firers = lines_field(
+        _("Your P-firers using point fire instead of area fire [22.0 step 6]"), FIRER_HELP, rows=2
     )
-    point_targets = forms.CharField(
-        label=_("The enemy units they select as targets [12.0]"),
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=TARGET_HELP,
+    point_targets = lines_field(
+        _("The enemy units they select as targets [12.0]"), TARGET_HELP, rows=2
     )
     point_roll = forms.CharField(
         label=_("Your d66 for the point fire"), required=False, max_length=4
@@ -170,11 +153,7 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
     breached = forms.BooleanField(
         label=_("It has a breach (assaulters cannot use it)"), required=False
     )
-    stacking_shift = forms.IntegerField(
-        label=_("Stacking shift for the minefield attack, read off the chart"),
-        required=False,
-        **SHIFT,
-    )
+    stacking_shift = shift_field(_("Stacking shift for the minefield attack, read off the chart"))
     first_step_choice = forms.CharField(
         label=_("Your unit losing the first step when the largest tie [10.0.f]"),
         required=False,
@@ -193,14 +172,7 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
         if "check" in keep:
             keep |= set(CHECK_FIELDS)
         if "losses" in keep:
-            for key, u in self.unit_map.items():
-                self.fields[f"loss_{key}"] = forms.IntegerField(
-                    label=_("Steps lost by %(u)s") % {"u": u.code},
-                    required=False,
-                    min_value=0,
-                    max_value=u.steps_left,
-                )
-                keep.add(f"loss_{key}")
+            keep.update(self.add_loss_fields())
         for name in list(self.fields):
             if name not in keep:
                 del self.fields[name]
@@ -209,13 +181,6 @@ class AssaultAnswerForm(CheckFieldsMixin, StackForm):
             self.fields["units"].label = (
                 _("Your units in the target hex") if kind == "hex" else _("Your units in the hex")
             )
-
-    def losses(self) -> dict:
-        return {
-            u: self.cleaned_data.get(f"loss_{k}") or 0
-            for k, u in self.unit_map.items()
-            if self.cleaned_data.get(f"loss_{k}")
-        }
 
     def clean(self):
         data = super().clean()

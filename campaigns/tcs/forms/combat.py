@@ -24,6 +24,33 @@ from rules.tcs.morale_table import RESULT_WORDS, MoraleResult
 
 say_lazy = lazy(say, str)
 SHIFT = {"min_value": -20, "max_value": 20}
+
+
+def lines_field(label, help_text, *, required=False, rows=3, max_length=2000) -> forms.CharField:
+    """Typed lines (units, targets, “name; shift” modifiers) in a textarea."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=max_length,
+        widget=forms.Textarea(attrs={"rows": rows}),
+        help_text=help_text,
+    )
+
+
+def shift_field(label) -> forms.IntegerField:
+    """An optional shift or modifier read off the printed chart (−20 to 20)."""
+    return forms.IntegerField(label=label, required=False, **SHIFT)
+
+
+def terrain_field() -> forms.ChoiceField:
+    """The target hex's terrain [9.3]."""
+    return forms.ChoiceField(
+        label=_("Target hex terrain [9.3]"),
+        choices=[(t.value, say_lazy(w)) for t, w in TERRAIN_WORDS.items()],
+        initial=Terrain.OPEN.value,
+    )
+
+
 ACTION_CHOICES = [
     ("sfa", _("Suppressive fire action (SFA) [13]")),
     ("pfa", _("Point fire action (PFA) [14]")),
@@ -96,43 +123,23 @@ class FireForm(forms.Form):
         initial="movement",
         required=False,
     )
-    firers = forms.CharField(
-        label=_("Firing units"),
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=FIRER_HELP,
-    )
-    targets = forms.CharField(
-        label=_("Target hex"),
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=TARGET_HELP,
-    )
-    terrain = forms.ChoiceField(
-        label=_("Target hex terrain [9.3]"),
-        choices=[(t.value, say_lazy(w)) for t, w in TERRAIN_WORDS.items()],
-        initial=Terrain.OPEN.value,
-    )
+    firers = lines_field(_("Firing units"), FIRER_HELP)
+    targets = lines_field(_("Target hex"), TARGET_HELP, required=True)
+    terrain = terrain_field()
     spotted = forms.BooleanField(
         label=_("The target is spotted [7.0]"), required=False, initial=True
     )
     road_movement = forms.BooleanField(label=_("The target moved by road [11.3.f]"), required=False)
-    other = forms.CharField(
-        label=_("Other modifiers read off the chart"),
-        required=False,
+    other = lines_field(
+        _("Other modifiers read off the chart"),
+        _("One per line: “name; shift”, e.g. “night; -2” [11.3.f, 12.1.d, 16.0]."),
+        rows=2,
         max_length=600,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text=_("One per line: “name; shift”, e.g. “night; -2” [11.3.f, 12.1.d, 16.0]."),
     )
-    terrain_shift = forms.IntegerField(label=READ_LABELS["terrain_shift"], required=False, **SHIFT)
-    range_shift = forms.IntegerField(label=READ_LABELS["range_shift"], required=False, **SHIFT)
-    stacking_shift = forms.IntegerField(
-        label=READ_LABELS["stacking_shift"], required=False, **SHIFT
-    )
-    differential_shift = forms.IntegerField(
-        label=READ_LABELS["differential_shift"], required=False, **SHIFT
-    )
+    terrain_shift = shift_field(READ_LABELS["terrain_shift"])
+    range_shift = shift_field(READ_LABELS["range_shift"])
+    stacking_shift = shift_field(READ_LABELS["stacking_shift"])
+    differential_shift = shift_field(READ_LABELS["differential_shift"])
     at_value = forms.IntegerField(
         label=READ_LABELS["at_value"], required=False, min_value=2, max_value=12
     )
@@ -222,6 +229,25 @@ class StackForm(forms.Form):
     def chosen(self) -> list:
         return [self.unit_map[k] for k in self.cleaned_data.get("units", [])]
 
+    def add_loss_fields(self) -> list[str]:
+        """A "steps lost" field per unit of the stack (at most its steps left); their names."""
+        for key, u in self.unit_map.items():
+            self.fields[f"loss_{key}"] = forms.IntegerField(
+                label=_("Steps lost by %(u)s") % {"u": u.code},
+                required=False,
+                min_value=0,
+                max_value=u.steps_left,
+            )
+        return [f"loss_{key}" for key in self.unit_map]
+
+    def losses(self) -> dict:
+        """Unit → steps lost, for the units given any (needs `add_loss_fields`)."""
+        return {
+            u: self.cleaned_data.get(f"loss_{k}") or 0
+            for k, u in self.unit_map.items()
+            if self.cleaned_data.get(f"loss_{k}")
+        }
+
 
 class CheckFieldsMixin(forms.Form):
     """How the stack checks morale [17.2]: the d66, the result read off a printed chart, the
@@ -237,11 +263,9 @@ class CheckFieldsMixin(forms.Form):
         choices=[("", _("— read from the operation's Morale Table"))]
         + [(r.value, say_lazy(RESULT_WORDS[r])) for r in MoraleResult],
     )
-    night = forms.IntegerField(label=_("Night modifier [26.1.e]"), required=False, **SHIFT)
-    crossfire = forms.IntegerField(label=_("Crossfire modifier [11.4]"), required=False, **SHIFT)
-    terrain_modifier = forms.IntegerField(
-        label=_("Target hex terrain modifier [17.2]"), required=False, **SHIFT
-    )
+    night = shift_field(_("Night modifier [26.1.e]"))
+    crossfire = shift_field(_("Crossfire modifier [11.4]"))
+    terrain_modifier = shift_field(_("Target hex terrain modifier [17.2]"))
     in_assault = forms.BooleanField(label=_("In an assault [22.0.c]"), required=False)
     assault_choice = forms.ChoiceField(
         label=_("A second result in the assault"),
@@ -314,21 +338,8 @@ class FireApplyForm(CheckFieldsMixin, StackForm):
 
     def __init__(self, units, *args, **kwargs):
         super().__init__(units, *args, **kwargs)
-        for key, u in self.unit_map.items():
-            self.fields[f"loss_{key}"] = forms.IntegerField(
-                label=_("Steps lost by %(u)s") % {"u": u.code},
-                required=False,
-                min_value=0,
-                max_value=u.steps_left,
-            )
+        self.add_loss_fields()
         self.fields["units"].required = False
-
-    def losses(self) -> dict:
-        return {
-            u: self.cleaned_data.get(f"loss_{k}") or 0
-            for k, u in self.unit_map.items()
-            if self.cleaned_data.get(f"loss_{k}")
-        }
 
     def clean(self):
         data = super().clean()

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.services.tcs.minefields import Entry
-from campaigns.tcs.forms.combat import SHIFT, CheckFieldsMixin
+from campaigns.tcs.forms.combat import CheckFieldsMixin, shift_field
 from campaigns.tcs.forms.turn import _entered_value
 from rules.dice import D66
 from rules.tcs.fire_tables import MORALE_CHECK, NO_EFFECT
@@ -92,9 +92,7 @@ class MineCheckFieldsMixin(CheckFieldsMixin):
 class MineAttackFieldsMixin(MineCheckFieldsMixin):
     """The attack's values read off a printed Fire Table, the table's dice, the losses."""
 
-    stacking_shift = forms.IntegerField(
-        label=_("Stacking shift read off the chart [11.3.e]"), required=False, **SHIFT
-    )
+    stacking_shift = shift_field(_("Stacking shift read off the chart [11.3.e]"))
     fire_result = forms.ChoiceField(
         label=_("Result read off the printed Fire Table"),
         required=False,

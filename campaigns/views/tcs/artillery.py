@@ -12,15 +12,10 @@ see the page."""
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.http import Http404
-from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from campaigns.i18n import say
 from campaigns.idempotency import idempotent_form
-from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs_artillery import (
     adjustment_table,
     ammo_record,
@@ -31,8 +26,12 @@ from campaigns.services import tcs as svc
 from campaigns.tcs import forms as tf
 from campaigns.tcs.combat_words import marker_rows, mission_text, mortar_text, result_text
 from campaigns.tcs.state import current_turn
-from campaigns.views.common import form_errors, partial_request
-from campaigns.views.tcs.common import load, side_for
+from campaigns.views.tcs.common import (
+    card_done,
+    card_request,
+    render_card_page,
+    run_card,
+)
 from rules.tcs.ammo import AMMO_WORDS
 
 CARDS = (
@@ -114,29 +113,16 @@ def _run(action, form, campaign, side, user):
 
 @idempotent_form
 def tcs_artillery(request, pk: int, side_pk: int):
-    campaign, viewer = load(request, pk)
-    side = side_for(campaign, viewer, side_pk)
-    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
-    action = request.POST.get("action", "") if request.method == "POST" else ""
-    if action and (not can_act or action not in CARDS):
-        raise Http404
+    campaign, _viewer, side, can_act, action = card_request(request, pk, side_pk, CARDS)
     turn = current_turn(campaign).number
     record = ammo_record(side, turn)
     forms = _forms(campaign, side, record, request.POST, action)
     done = None
     if action:
         form = forms.get(action)
-        if form is None or form.is_valid():
-            try:
-                done = _run(action, form, campaign, side, request.user)
-            except ValidationError as exc:
-                if form is None:
-                    messages.error(request, " ".join(exc.messages))
-                else:
-                    form_errors(form, exc)
-        if done and not partial_request(request):
-            messages.success(request, done)
-            return redirect("tcs-artillery", pk, side_pk)
+        done = run_card(request, form, lambda: _run(action, form, campaign, side, request.user))
+        if response := card_done(request, done, "tcs-artillery", pk, side_pk):
+            return response
         if done:
             campaign.refresh_from_db()
             record = ammo_record(side, turn)
@@ -154,6 +140,4 @@ def tcs_artillery(request, pk: int, side_pk: int):
         "done": done,
         "card": action,
     }
-    if partial_request(request) and action:
-        return render(request, "tcs/artillery.html#panel", context)
-    return render(request, "tcs/artillery.html", context)
+    return render_card_page(request, "tcs/artillery.html", context, action)

@@ -6,19 +6,15 @@ master see the page; the other side's losses, checks and totals never appear on 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from campaigns.idempotency import idempotent_form
-from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.services.tcs import assault as sa
 from campaigns.tcs.form_actions import assault_answer, assault_declare
 from campaigns.tcs.forms.assault import AssaultAnswerForm, AssaultDeclareForm
-from campaigns.views.common import form_errors, partial_request
-from campaigns.views.tcs.common import load, side_for
+from campaigns.views.tcs.common import card_done, card_request, render_card_page, run_card
 
 
 def _cards(side, units, can_act, data=None, bound=None):
@@ -40,12 +36,9 @@ def _cards(side, units, can_act, data=None, bound=None):
 
 @idempotent_form
 def tcs_assault(request, pk: int, side_pk: int):
-    campaign, viewer = load(request, pk)
-    side = side_for(campaign, viewer, side_pk)
-    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
-    action = request.POST.get("action", "") if request.method == "POST" else ""
-    if action and (not can_act or action not in ("declare", "answer")):
-        raise Http404
+    campaign, _viewer, side, can_act, action = card_request(
+        request, pk, side_pk, ("declare", "answer")
+    )
     units = units_in_play(side)
     bound = None
     if action == "answer":
@@ -69,17 +62,13 @@ def tcs_assault(request, pk: int, side_pk: int):
         if form is None:
             messages.error(request, _("This step was already answered: nothing was changed."))
             return redirect("tcs-assault", pk, side_pk)
-        if form.is_valid():
-            try:
-                if action == "declare":
-                    done, _record = assault_declare(form, side, request.user)
-                else:
-                    done = assault_answer(form, combat, side, request.user)
-            except ValidationError as exc:
-                form_errors(form, exc)
-        if done and not partial_request(request):
-            messages.success(request, done)
-            return redirect("tcs-assault", pk, side_pk)
+        if action == "declare":
+            ran = run_card(request, form, lambda: assault_declare(form, side, request.user))
+            done = ran[0] if ran else None
+        else:
+            done = run_card(request, form, lambda: assault_answer(form, combat, side, request.user))
+        if response := card_done(request, done, "tcs-assault", pk, side_pk):
+            return response
         if done:
             units = units_in_play(side)
             declare_form = AssaultDeclareForm(units, prefix="declare")
@@ -92,6 +81,4 @@ def tcs_assault(request, pk: int, side_pk: int):
         "declare": declare_form,
         "done": done,
     }
-    if partial_request(request) and action:
-        return render(request, "tcs/assault.html#panel", context)
-    return render(request, "tcs/assault.html", context)
+    return render_card_page(request, "tcs/assault.html", context, action)

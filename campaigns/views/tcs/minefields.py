@@ -7,16 +7,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils import formats
 from django.views.decorators.http import require_POST
 
 from campaigns.i18n import say
 from campaigns.idempotency import idempotent_form
-from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.selectors.tcs_combat import units_in_play
 from campaigns.selectors.tcs_minefields import markers, recent_attacks, sheet_grants
@@ -24,8 +21,14 @@ from campaigns.services.tcs import minefields as mines
 from campaigns.tcs.combat_words import minefield_text
 from campaigns.tcs.form_actions import minefield_card
 from campaigns.tcs.forms.minefields import BreachForm, EnterForm, PlaceForm
-from campaigns.views.common import form_errors, partial_request
-from campaigns.views.tcs.common import load, side_for
+from campaigns.views.tcs.common import (
+    card_done,
+    card_request,
+    load,
+    render_card_page,
+    run_card,
+    side_for,
+)
 from rules.i18n import msg
 from rules.tcs.fire import result_words
 from rules.tcs.minefields import MinefieldMarker
@@ -48,25 +51,15 @@ def _forms(campaign, side, units, data=None, bound=""):
 
 @idempotent_form
 def tcs_minefields(request, pk: int, side_pk: int):
-    campaign, viewer = load(request, pk)
-    side = side_for(campaign, viewer, side_pk)
-    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
-    action = request.POST.get("action", "") if request.method == "POST" else ""
-    if action and (not can_act or action not in CARDS):
-        raise Http404
+    campaign, _viewer, side, can_act, action = card_request(request, pk, side_pk, CARDS)
     units = units_in_play(side)
     forms = _forms(campaign, side, units, request.POST, action)
     done = None
     if action:
         form = forms[action]
-        if form.is_valid():
-            try:
-                done = minefield_card(action, form, side, request.user)
-            except ValidationError as exc:
-                form_errors(form, exc)
-        if done and not partial_request(request):
-            messages.success(request, done)
-            return redirect("tcs-minefields", pk, side_pk)
+        done = run_card(request, form, lambda: minefield_card(action, form, side, request.user))
+        if response := card_done(request, done, "tcs-minefields", pk, side_pk):
+            return response
         if done:
             campaign.refresh_from_db()
             units = units_in_play(side)
@@ -83,9 +76,7 @@ def tcs_minefields(request, pk: int, side_pk: int):
         "done": done,
         "card": action,
     }
-    if partial_request(request) and action:
-        return render(request, "tcs/minefields.html#panel", context)
-    return render(request, "tcs/minefields.html", context)
+    return render_card_page(request, "tcs/minefields.html", context, action)
 
 
 def odds_lines(attack) -> list[tuple[str, str, str]]:

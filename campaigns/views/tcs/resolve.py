@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
@@ -18,15 +17,20 @@ from django.views.decorators.http import require_POST
 
 from campaigns.i18n import say
 from campaigns.idempotency import idempotent_form
-from campaigns.permissions import can_act_for_side
 from campaigns.selectors.tcs_charts import operation_charts
 from campaigns.selectors.tcs_combat import recent, to_apply, units_in_play
 from campaigns.services import tcs as svc
 from campaigns.services.tcs.fire import preview
 from campaigns.tcs import forms as tf
 from campaigns.tcs.combat_words import result_text
-from campaigns.views.common import form_errors, partial_request
-from campaigns.views.tcs.common import load, side_for
+from campaigns.views.tcs.common import (
+    card_done,
+    card_request,
+    load,
+    render_card_page,
+    run_card,
+    side_for,
+)
 from rules.tcs.fire import result_words
 
 CARDS = ("fire", "apply", "check", "recover", "unit", "arrive")
@@ -106,12 +110,7 @@ def _run(action: str, form, side, user, combat=None):
 
 @idempotent_form
 def tcs_resolve(request, pk: int, side_pk: int):
-    campaign, viewer = load(request, pk)
-    side = side_for(campaign, viewer, side_pk)
-    can_act = can_act_for_side(viewer, side) and request.user.is_authenticated
-    action = request.POST.get("action", "") if request.method == "POST" else ""
-    if action and (not can_act or action not in CARDS):
-        raise Http404
+    campaign, viewer, side, can_act, action = card_request(request, pk, side_pk, CARDS)
     units = units_in_play(side)
     pending = to_apply(side)
     apply_pk = None
@@ -127,15 +126,11 @@ def tcs_resolve(request, pk: int, side_pk: int):
     done, card = None, action
     if action:
         form = forms.get(action) or next(f for c, f in applies if c.pk == apply_pk)
-        if form.is_valid():
-            try:
-                combat = next((c for c in pending if c.pk == apply_pk), None)
-                done, _record = _run(action, form, side, request.user, combat)
-            except ValidationError as exc:
-                form_errors(form, exc)
-        if done and not partial_request(request):
-            messages.success(request, done)
-            return redirect("tcs-resolve", pk, side_pk)
+        combat = next((c for c in pending if c.pk == apply_pk), None)
+        ran = run_card(request, form, lambda: _run(action, form, side, request.user, combat))
+        done = ran[0] if ran else None
+        if response := card_done(request, done, "tcs-resolve", pk, side_pk):
+            return response
         if done:  # fresh forms, the result shown where the button was
             units = units_in_play(side)
             pending = to_apply(side)
@@ -153,9 +148,7 @@ def tcs_resolve(request, pk: int, side_pk: int):
         "done": done,
         "card": card,
     }
-    if partial_request(request) and action:
-        return render(request, "tcs/resolve.html#panel", context)
-    return render(request, "tcs/resolve.html", context)
+    return render_card_page(request, "tcs/resolve.html", context, action)
 
 
 @require_POST
