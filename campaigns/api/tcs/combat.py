@@ -342,7 +342,7 @@ class CombatViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             if as_id(key) is None or str(key) not in known:
                 raise ValidationError({"losses": [_("Choose units of this side.")]})
             data[f"loss_{key}"] = steps
-        form = tf.FireApplyForm(units, data)
+        form = tf.FireApplyForm(units, data, artillery=combat.kind == "artillery")
         try:
             d = checked(form)
         except ValidationError as exc:  # a unit's steps are refused under `losses`

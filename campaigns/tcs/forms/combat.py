@@ -323,7 +323,13 @@ class MoraleCheckForm(CheckFieldsMixin, StackForm):
 
 
 class FireApplyForm(CheckFieldsMixin, StackForm):
-    """The owner's side of a fire result: steps per unit, then the morale check."""
+    """The owner's side of a fire result: steps per unit, then the morale check. Not in an
+    assault (its own page asks those answers); the 17.4.l choice only for an artillery
+    barrage; the vehicle morale dice only when the side has a vehicle morale track."""
+
+    in_assault = None
+    assault_choice = None
+    artillery_air_phase = None
 
     vehicle_dice = forms.ChoiceField(
         label=_("Vehicle morale checks"),
@@ -336,10 +342,14 @@ class FireApplyForm(CheckFieldsMixin, StackForm):
         label=_("Your d6 for vehicle morale, in order"), required=False, max_length=60
     )
 
-    def __init__(self, units, *args, **kwargs):
+    def __init__(self, units, *args, artillery: bool = False, **kwargs):
         super().__init__(units, *args, **kwargs)
         self.add_loss_fields()
         self.fields["units"].required = False
+        if not artillery:
+            del self.fields["syr_as_paralyzed"]
+        if not any(u.formation and u.formation.morale == "vehicle" for u in units):
+            del self.fields["vehicle_dice"], self.fields["vehicle_rolls"]
 
     def clean(self):
         data = super().clean()

@@ -53,7 +53,12 @@ def _apply_forms(units, pending, data=None, bound_pk=None):
     return [
         (
             c,
-            tf.FireApplyForm(units, data if bound_pk == c.pk else None, prefix=f"apply-{c.pk}"),
+            tf.FireApplyForm(
+                units,
+                data if bound_pk == c.pk else None,
+                prefix=f"apply-{c.pk}",
+                artillery=c.kind == "artillery",
+            ),
         )
         for c in pending
     ]
