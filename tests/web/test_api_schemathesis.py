@@ -22,14 +22,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 MAX_EXAMPLES = 8
 
-# Rules between fields that JSON Schema cannot state; these operations refuse such requests
-# 400 with a message naming the field (tested in test_api_cc_endpoints / test_api_tcs_*), so
-# Schemathesis' "schema-valid request refused" check does not apply to them; every other
-# check does.
+# Rules between fields, or on the state of the game, that JSON Schema cannot state; these
+# operations refuse such requests 400 with a message naming the field (tested in
+# test_api_cc_endpoints / test_api_tcs_*), so Schemathesis' "schema-valid request refused"
+# check does not apply to them; every other check does.
 CROSS_FIELD_RULES = {
     ("POST", "/api/v1/tcs/operations/"): "the two sides' names differ",
     ("POST", "/api/v1/campaigns/"): "the sides' names differ, ignoring case",
     ("POST", "/api/v1/rosters/"): "a 1936 list names its faction, role and quality",
+    ("PUT", "/api/v1/campaigns/{id}/tables/"): "each table has the rows its printed chart has",
+    ("POST", "/api/v1/tcs/combats/{id}/apply/"): "the losses match the fire result and the "
+    "stack is named when it forces a check",
+    ("POST", "/api/v1/tcs/units/{id}/restore/"): "only steps the unit has lost come back",
 }
 
 

@@ -126,3 +126,13 @@ def test_fire_check_retreat_surrender_and_battalion_morale_through_the_api(
     )
     assert battalion["state"]["value"] == 1  # a platoon lost [17.1.a]
     assert not scripted  # every scripted face was rolled once
+
+
+def test_steps_given_back_to_a_unit_that_lost_none_are_refused_in_words(op, alice, bob):
+    platoon = TcsUnit.objects.get(campaign=op, code="2-9/1")
+    call(alice, "post", f"/operations/{op.pk}/start/")
+    refused = bob.post(
+        f"{API}/units/{platoon.pk}/restore/", {"steps": 1, "reason": "typo"}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json() == {"steps": ["2-9/1 has lost no steps."]}

@@ -122,8 +122,10 @@ def _side_of(request):
     raw = request.query_params.get("side")
     if raw is None and isinstance(request.data, dict):
         raw = request.data.get("side")
-    if as_id(raw) is None:
+    if raw in (None, ""):
         raise ValidationError({"side": [gettext_lazy("Give the side you act or read for.")]})
+    if as_id(raw) is None:  # no such side: as for any side the caller may not see
+        raise NotFound
     return raw
 
 

@@ -119,6 +119,8 @@ class UnitViewSet(viewsets.GenericViewSet):
     def restore(self, request, pk=None):
         """Give steps back to a unit (it returns to its sheets where it can)."""
         _campaign, _side, unit = _unit(request, pk)
+        if not unit.steps_lost:
+            raise ValidationError({"steps": [_("%(u)s has lost no steps.") % {"u": unit.code}]})
         data = body(request)
         if isinstance(data, dict):
             data["unit"] = str(unit.pk)

@@ -5,6 +5,7 @@ editing also take multipart with the `graphic` file."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.models import Campaign
@@ -45,8 +46,13 @@ class TcsAdvanceSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class ConfirmField(serializers.BooleanField):
+    """`true`: the caller confirms an action that cannot be undone (false is refused 400)."""
+
+
 class TcsConfirmSerializer(serializers.Serializer):
-    confirm = serializers.BooleanField(default=False)
+    confirm = ConfirmField(help_text=_("true: you confirm; this cannot be undone."))
 
 
 class TcsReadingsUpdateSerializer(serializers.Serializer):
@@ -125,7 +131,7 @@ class TcsUnitsSerializer(serializers.Serializer):
 
 
 class TcsFailSerializer(TcsUnitsSerializer):
-    confirm = serializers.BooleanField(default=False)
+    confirm = ConfirmField(help_text=_("true: you confirm; this cannot be undone."))
 
 
 class TcsPreparedDefenseSerializer(serializers.Serializer):
