@@ -569,7 +569,7 @@ def test_restore_and_morale_correction(op, user, alice, bob):
     started(op, user)
     unit = TcsUnit.objects.get(code="1-123/1")
     url = f"{API}/units/{unit.pk}/restore/"
-    refused(alice.post(url, {"steps": 1, "reason": "x"}, **J), 400, "unit")  # nothing lost
+    refused(alice.post(url, {"steps": 1, "reason": "x"}, **J), 400, "steps")  # nothing lost
     tcs_losses_record(unit=unit, actor=user, steps=2)
     refused(alice.post(url, {"steps": 1}, **J), 400, "reason")
     refused(alice.post(url, {"steps": 3, "reason": "x"}, **J), 400, "steps")
