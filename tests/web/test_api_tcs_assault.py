@@ -13,7 +13,6 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.models.tcs import TcsCombat, TcsUnit
-from campaigns.services.tcs.opsheets import tcs_sheet_draw
 from tests.rules.tcs.test_fire import FIRE
 from tests.rules.tcs.test_morale_check import FICTIONAL_DATA
 from tests.web.test_api_tcs_play import ScriptedDice
@@ -32,16 +31,20 @@ def scripted(monkeypatch):
 
 
 @pytest.fixture
-def playing(op, user, alice):
+def playing(op, alice, bob):
+    """Set up through HTTP only: the attackers' sheet, play started, the charts, the units'
+    printed morale, mode and markers as on the map."""
     germans, americans = op.sides.order_by("order")
-    tcs_sheet_draw(
-        side=germans, actor=user, code="Hill", missions={"1-123/1": "attack", "1-123/2": "attack"}
-    )
+    missions = {"1-123/1": "attack", "1-123/2": "attack"}
+    sheet = {"side": germans.pk, "code": "Hill", "missions": missions}
+    call(alice, "post", "/op-sheets/", sheet, 201)
     call(alice, "post", f"/operations/{op.pk}/start/")
     for chart, data in (("morale", FICTIONAL_DATA), ("fire", FIRE), ("shifts", SHIFTS)):
         call(alice, "put", f"/charts/{op.pk}/", {"chart": chart, "data": data})
-    TcsUnit.objects.filter(campaign=op, code__startswith="1-123/").update(mode="move", morale=3)
-    TcsUnit.objects.filter(campaign=op, code="2-9/1").update(morale=4, morale_state="paralyzed")
+    for code in ("1-123/1", "1-123/2", "1-123/3"):
+        call(alice, "post", f"/units/{pk(op, code)}/state/", {"mode": "move", "morale": 3})
+    marker = {"morale": 4, "morale_state": "paralyzed", "reason": "as on the map"}
+    call(bob, "post", f"/units/{pk(op, '2-9/1')}/state/", marker)
     return germans, americans
 
 
@@ -135,7 +138,7 @@ def test_declaration_refusals_are_named_by_rule(op, alice, playing):
             alice, "post", "/assaults/declare/", declare_body(op, germans, codes, **extra), 400
         )
         assert rule in str(answer["units"])
-    TcsUnit.objects.filter(campaign=op, code="1-123/1").update(mode="fire")
+    call(alice, "post", f"/units/{pk(op, '1-123/1')}/state/", {"mode": "fire"})
     answer = call(alice, "post", "/assaults/declare/", declare_body(op, germans), 400)
     assert "[22.0.a]" in str(answer["units"])
 
