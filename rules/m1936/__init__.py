@@ -10,5 +10,9 @@ player enters its result, see `rules.m1936.performance`. Modules:
 - `weather`: determination, change and effects (Section XV); `bogging`: Section IV.7.
 - `construction`: construction points and fortifications (Section VIII).
 - `morale`: morale states and battalion morale (Section XI).
+- In battle: `fire` (VI.2, cover from VIII), `vehicles` (VI.3, severe damage), `assault` (IX, X),
+  `units` (a unit's condition: casualties, morale, vehicle damage, XI), `recovery` (end of turn),
+  `command` (V: coherence, actions and reactions, prolonged actions), `turn` (initiative VI.1,
+  the phases), `bombard` (VII), `air` (XIII as far as given), `fog` (XIV.1–5).
 - `house_rules`: optional carry-over of unit condition between battles (not in the rulebook).
 """
