@@ -133,6 +133,25 @@ SUPPORTS: dict[str, Msg] = {
     "anticipation": msg("anticipation"),
 }
 
+#: Actions of an activated soldier (§4.3.2, §4.3.3, §6.6, §8.3.2).
+ACTIONS: dict[str, Msg] = {
+    "return_to_action": msg("return to action"),
+    "covering_fire": msg("call covering fire"),
+    "no_move": msg("no move"),
+    "cautious": msg("cautious move"),
+    "double_time": msg("double-time move"),
+    "crawl": msg("crawl"),
+    "aim": msg("aim"),
+    "shoot": msg("shoot"),
+    "grenade": msg("throw a grenade"),
+    "assault": msg("assault"),
+    "inspire": msg("inspire courage"),
+    "order": msg("give an order"),
+    "tend": msg("tend the wounded"),
+    "projector": msg("fire the grenade projector"),
+    "launcher": msg("fire the grenade launcher"),
+}
+
 #: Casualty causes of the battle record.
 CAUSES: dict[str, Msg] = {
     "shot": msg("shot"),
