@@ -236,6 +236,7 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
+        "OnOffEnum": "campaigns.rosters.forms.play.ON_OFF_VALUES",
         "RosterSystemEnum": "campaigns.models.rosters.RosterSystem",
         "GameSystemEnum": "campaigns.models.core.GameSystem",
         "ClubRoleEnum": "campaigns.models.core.ClubMembership.Role",

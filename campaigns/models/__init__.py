@@ -31,6 +31,7 @@ from campaigns.models.rosters import (
     SkirmishCorrection,
     SkirmishEvent,
     SkirmishSide,
+    SkirmishUndo,
 )
 from campaigns.models.tcs import (
     CommandPhase,
@@ -73,6 +74,7 @@ __all__ = [
     "SkirmishCorrection",
     "SkirmishEvent",
     "SkirmishSide",
+    "SkirmishUndo",
     "TcsCombat",
     "TcsDecision",
     "TcsFormation",

@@ -91,6 +91,17 @@ class SkirmishBattle(models.Model):
     scenario = models.JSONField(default=dict, blank=True, help_text="1936 scenario sheet.")
     weather = models.JSONField(default=dict, blank=True, help_text="1936 weather and changes.")
     construction = models.JSONField(default=dict, blank=True, help_text="1936 construction pool.")
+    play = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="In-battle state: turn, phase, whose activation, the activation in progress.",
+    )
+    readings = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The readings chosen for this battle where the rules admit two.",
+        validators=b.json_size(b.JSON_SMALL),
+    )
     score = models.JSONField(default=dict, blank=True)
     winner_index = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=b.between(b.SIDE_INDEX)
@@ -130,6 +141,11 @@ class SkirmishSide(models.Model):
     po = models.IntegerField(default=0, validators=b.between(b.PO))
     casualties = models.JSONField(default=list, blank=True)
     calls = models.JSONField(default=list, blank=True)
+    units = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Each unit's (1936) or soldier's (Parabellum) state in this battle, by key.",
+    )
     applied_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -141,6 +157,24 @@ class SkirmishSide(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.role})"
+
+
+class SkirmishUndo(models.Model):
+    """What the battle and its sides were before the last action, so that action can be
+    undone. One row per battle: each action replaces it, an undo consumes it."""
+
+    battle = models.OneToOneField(SkirmishBattle, on_delete=models.CASCADE, related_name="undo")
+    event = models.ForeignKey(
+        "campaigns.SkirmishEvent", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    before = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"undo of {self.battle}"
 
 
 class SealedOrders(models.Model):

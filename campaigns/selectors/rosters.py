@@ -15,6 +15,7 @@ from campaigns.models import (
     SkirmishBattle,
     SkirmishEvent,
     SkirmishSide,
+    SkirmishUndo,
 )
 from campaigns.paging import Window, as_int, seek
 from campaigns.permissions import is_neutral_gm, player_side, visible_campaigns_q
@@ -171,3 +172,16 @@ def parabellum_turn_series(battle: SkirmishBattle, sides: list[SkirmishSide]) ->
         if po
         else "",
     }
+
+
+def last_action_to_undo(user, battle: SkirmishBattle) -> SkirmishEvent | None:
+    """The log entry of the battle's last action when this user may undo it (he made it and
+    the battle is being played), else None."""
+    if battle.status != SkirmishBattle.Status.PLAYING or not user.is_authenticated:
+        return None
+    undo = (
+        SkirmishUndo.objects.filter(battle=battle, actor=user)
+        .select_related("event__private_to")
+        .first()
+    )
+    return undo.event if undo is not None else None

@@ -9,12 +9,14 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from campaigns.api.rosters.skirmish import SPECIAL
 from campaigns.exports import campaign_export
 from campaigns.models import ClubInvite, ClubMembership, LeagueParticipant, Roster
 from campaigns.services import campaign_create, side_join
 from campaigns.services.club_admin import club_invite_accept, club_invite_create
 from campaigns.services.rosters import roster_create
 from campaigns.services.skirmish import skirmish_create, skirmish_join
+from campaigns.views.rosters.battle_actions import ACTIONS
 from tests.web.roster_helpers import m1936_list
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +50,7 @@ PARITY = {
     "roster-revert": ("post", "/api/v1/rosters/{id}/history/{seq}/undo/"),
     "roster-archive": ("post", "/api/v1/rosters/{id}/archive/"),  # *
     "skirmish-new": ("post", "/api/v1/skirmishes/"),
-    "skirmish-action": ("post", "/api/v1/skirmishes/{id}/actions/{name}/"),
+    "skirmish-action": ("post", "/api/v1/skirmishes/{id}/actions/readings/"),  # and below
     "skirmish-odds": ("post", "/api/v1/skirmishes/{id}/odds/{name}/"),  # *
 }
 
@@ -60,6 +62,19 @@ def api():
 
 def problem_text(response) -> str:
     return json.dumps(response.json(), ensure_ascii=False)
+
+
+def test_every_battle_action_has_its_own_documented_operation():
+    """Each action of the skirmish pages' table is its own API operation; those that take
+    their page form's fields have them in the schema."""
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    for name, act in ACTIONS.items():
+        operation = paths[f"/api/v1/skirmishes/{{id}}/actions/{name}/"]["post"]
+        assert {"200", "400", "404"} <= set(operation["responses"]), name
+        form_class = getattr(act.form, "form_class", None)
+        if form_class is not None and form_class.base_fields and name not in SPECIAL:
+            body = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert body["$ref"].endswith("ActionRequest"), name
 
 
 def test_every_page_action_has_an_operation_in_the_schema():

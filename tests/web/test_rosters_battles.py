@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaigns.models import Roster, SkirmishBattle
+from campaigns.models import Roster, SealedOrders, SkirmishBattle
 from campaigns.services.rosters import roster_create, roster_house_rules_set
 from campaigns.services.skirmish import skirmish_create, skirmish_join
 from tests.web.roster_helpers import m1936_battle
@@ -75,6 +75,34 @@ def test_opponent_must_field_a_valid_roster_of_the_same_game(user, other_user, s
     assert battle.status == "setup"
 
 
+def test_9_2_a_priority_card_typed_twice_is_redrawn_for_both_without_telling_which(
+    client, user, other_user, orders_battle
+):
+    """Refusing the second player's card would tell him the first player's: both sealed
+    cards are redrawn by the server instead, each player reading only his own."""
+    battle = orders_battle
+    client.force_login(user)
+    act(client, battle, "orders", {"priority_order": "1", "directives": ["1", "6"]})
+    client.force_login(other_user)
+    response = act(client, battle, "orders", {"priority_order": "1", "directives": ["3", "4"]})
+    assert response.status_code == 302
+    cards = dict(
+        SealedOrders.objects.filter(side__battle=battle).values_list(
+            "side__index", "priority_order"
+        )
+    )
+    assert sorted(cards) == [0, 1] and cards[0] != cards[1]
+    assert set(cards.values()) <= {1, 2, 3}
+    public = battle.events.filter(private_to=None, rule="9.2").last()
+    assert "typed twice" in public.summary and not any(ch.isdigit() for ch in public.summary)
+    for index, player in ((0, user), (1, other_user)):
+        client.force_login(player)
+        body = client.get(f"/api/v1/skirmishes/{battle.pk}/log/").text
+        mine = f"redrawn by the server: {cards[index]} "
+        theirs = f"redrawn by the server: {cards[1 - index]} "
+        assert mine in body and theirs not in body
+
+
 def test_sealed_orders_stay_private_until_the_end_then_are_revealed_together(
     client, user, other_user, orders_battle
 ):
@@ -96,9 +124,6 @@ def test_sealed_orders_stay_private_until_the_end_then_are_revealed_together(
     api = client.get(f"/api/v1/skirmishes/{battle.pk}/").json()
     assert api["orders"] == [] and api["sealed"] == {"0": True, "1": False}
     assert "sealed their orders" in client.get(battle.get_absolute_url()).text
-    # a priority card the other player holds cannot be drawn twice
-    response = act(client, battle, "orders", {"priority_order": "1", "directives": ["3", "4"]})
-    assert response.status_code == 400 and "Each player draws a different card" in response.text
     act(client, battle, "orders", {"priority_order": "2", "directives": ["3", "4"]})
     # still sealed while the battle goes on
     assert client.get(f"/api/v1/skirmishes/{battle.pk}/").json()["orders"][0]["side"] == 1

@@ -12,13 +12,15 @@ from campaigns.api.rosters.serializers import (
     DiceSerializer,
 )
 from campaigns.services import skirmish as sk
-from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, engine_params
+from campaigns.views.rosters.action_table import engine_params
+from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, check_game
 
 
 def run_page_action(name: str, request, battle, body) -> None:
     """Run an action of the pages' table: its form checks the body (a 400 naming the field,
     before anything changes), then its service runs with the form's arguments."""
     act = ACTIONS[name]
+    check_game(name, battle)
     if isinstance(body, QueryDict):
         data = body
     elif isinstance(body, dict):

@@ -17,6 +17,7 @@ from campaigns.api.rosters.dispatch import (
     odds_preview,
     run_page_action,
 )
+from campaigns.api.rosters.form_schema import form_serializer
 from campaigns.api.rosters.serializers import (
     BattleCreateSerializer,
     OddsSerializer,
@@ -35,7 +36,7 @@ from campaigns.selectors.rosters import (
     skirmish_detail,
 )
 from campaigns.services import skirmish as sk
-from campaigns.views.rosters.battle_actions import M1936_ACTIONS
+from campaigns.views.rosters.battle_actions import ACTIONS, check_game
 
 
 class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -98,27 +99,15 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         lines = [{"label": str(label), "value": str(value)} for label, value in preview.lines]
         return Response(OddsSerializer({"lines": lines}).data)
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=SkirmishBattleSerializer)
-    @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z0-9_]+)")
-    def act(self, request, pk=None, name=None):
-        """Run one battle action: join, orders, tactical, bombardment, shoot, assault,
-        grenade (`launcher` for the M7), projector, support, casualty, turn, finish, apply,
-        correct (`winner`: 0, 1 or null, `reason`), agree (`correction`).
-
-        1936 battles, with the page forms' fields: scenario (`terrain`, `user_table`, dice),
-        tie (`order`), plan (`sector`, `e0`…, `last_piece`), objectives, weather (`season`,
-        dice), weather_change (`turn`, dice), construction (`waiting_days`), fortify (`kind`,
-        `count`), morale (`u0`… a state per unit), performance (`purpose`, `value`: the result
-        R, always entered, never rolled), bog (`unit`, `ground`, `value`), m36finish
-        (`winner`: a side index or `draw`), conditions (`c0`, `d0`, `x0`… per unit).
-        `dice_mode` is `server` unless `entered` with `dice`.
-
-        Bad input is a 400 naming the field; nothing changes."""
+    def run_action(self, request, name: str):
+        """Run one battle action (see `install_actions` for the bodies). Bad input is a 400
+        naming the field; nothing changes."""
         battle = self.get_object()
         if player_side(request.user, battle) is None and not (
             name in ("correct", "agree") and is_organiser(request.user, battle)
         ):
             raise Http404
+        check_game(name, battle)
         body = request.data
         kwargs = {"battle": battle, "actor": request.user}
         if name == "join":
@@ -156,20 +145,73 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             )
         elif name == "agree":
             sk.skirmish_result_agree(correction_id=int_field(body, "correction"), **kwargs)
-        elif name in M1936_ACTIONS:
-            run_page_action(name, request, battle, body)
-        elif name in (
-            "shoot",
-            "assault",
-            "grenade",
-            "support",
-            "apply",
-            "casualty",
-            "projector",
-            "bombardment",
-        ):
+        elif name in DISPATCHED:
             dispatch_action(name, body, kwargs)
         else:
-            raise Http404
+            run_page_action(name, request, battle, body)
         battle = skirmish_detail(battle.pk)
         return Response(SkirmishBattleSerializer(battle, context={"request": request}).data)
+
+
+# Actions whose API body has its own shape (lists, a soldier → positions object); the others
+# take their page form's fields, documented in the schema.
+SPECIAL = ("join", "orders", "finish", "turn", "tactical", "correct", "agree")
+DISPATCHED = (
+    "shoot",
+    "assault",
+    "grenade",
+    "support",
+    "apply",
+    "casualty",
+    "projector",
+    "bombardment",
+)
+SPECIAL_DOC = {
+    "join": _("Join with one of your rosters: `roster` (its id)."),
+    "orders": _(
+        "Seal your orders (orders game): `priority_order` 1–3, or null for a card drawn by "
+        "the server; `directives`: two of 1–6."
+    ),
+    "finish": _("End a Parabellum battle after turn 5: sealed orders revealed, VP scored."),
+    "turn": _(
+        "Positions at the end of a turn: `turn`, `po` (the PO each side holds, [a, b]), "
+        '`models` ("side:soldier" → list of position flags).'
+    ),
+    "tactical": _("Tactical phase: `turn`, `blue` (the blue tokens each player showed, [a, b])."),
+    "correct": _("Correct a finished result: `winner` 0, 1 or null (draw), `reason`."),
+    "agree": _("Agree with the correction the other player proposed: `correction` (its id)."),
+}
+
+
+def _install(name: str) -> None:
+    act = ACTIONS.get(name)
+    form_class = getattr(act.form, "form_class", None) if act else None
+    if name in SPECIAL or form_class is None:
+        request_schema = OpenApiTypes.OBJECT
+        description = str(SPECIAL_DOC.get(name, "")) or (
+            "Parabellum: the fields of the battle page's form of the same name; dice as "
+            "`dice_mode` (server / entered) and `dice`."
+        )
+    else:
+        request_schema = form_serializer(name, form_class)
+        description = (form_class.__doc__ or "").strip()
+
+    def run(self, request, pk=None):
+        return self.run_action(request, name)
+
+    run.__name__ = f"action_{name}"
+    run.__doc__ = description
+    view = extend_schema(
+        request=request_schema,
+        responses=SkirmishBattleSerializer,
+        operation_id=f"skirmishes_action_{name}",
+    )(
+        action(
+            detail=True, methods=["post"], url_path=f"actions/{name}", url_name=f"action-{name}"
+        )(run)
+    )
+    setattr(SkirmishViewSet, f"action_{name}", view)
+
+
+for _name in dict.fromkeys([*ACTIONS, *SPECIAL]):
+    _install(_name)

@@ -33,6 +33,7 @@ from campaigns.rosters.forms.parabellum import (  # noqa: F401
     TurnForm,
     soldier_field,
 )
+from campaigns.rosters.forms.play import ReadingsForm, UndoForm  # noqa: F401
 from campaigns.rosters.forms.rosters import (  # noqa: F401
     JoinForm,
     M36EditForm,

@@ -44,6 +44,7 @@ from campaigns.services.skirmish.parabellum import (
     skirmish_turn_record,
 )
 from campaigns.services.skirmish.post_battle import m36_post_battle, skirmish_apply_house_rules
+from campaigns.services.skirmish.readings import skirmish_readings_set
 from campaigns.services.skirmish.shots_assaults import (
     assault_preview,
     shot_preview,
@@ -51,6 +52,7 @@ from campaigns.services.skirmish.shots_assaults import (
     skirmish_shoot,
 )
 from campaigns.services.skirmish.troops import Preview
+from campaigns.services.skirmish.undo import skirmish_undo
 
 __all__ = [
     "Preview",
@@ -85,10 +87,12 @@ __all__ = [
     "skirmish_join",
     "skirmish_orders_submit",
     "skirmish_projector",
+    "skirmish_readings_set",
     "skirmish_result_agree",
     "skirmish_result_correct",
     "skirmish_shoot",
     "skirmish_support",
     "skirmish_tactical",
     "skirmish_turn_record",
+    "skirmish_undo",
 ]

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from campaigns.i18n import rule_text, say, say_problems
-from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
+from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide, SkirmishUndo
 from campaigns.rosters.engine import jsonable
 from rules.dice import DiceSource, EnteredDice, ServerDice, parse_entry
 from rules.errors import DiceError, RollNeeded, RuleError, TableDataError
@@ -152,16 +152,49 @@ def check_playing(battle: SkirmishBattle, system: str | None = None) -> None:
         raise ValidationError({"__all__": [_("That procedure belongs to another game.")]})
 
 
+BATTLE_STATE = (
+    "scenario",
+    "weather",
+    "construction",
+    "tactical",
+    "turns",
+    "score",
+    "play",
+    "readings",
+)
+SIDE_STATE = ("po", "start_po", "casualties", "calls", "units")
+
+
+def state_of(battle: SkirmishBattle) -> dict:
+    """What an action may change in a battle being played: the battle's and each side's
+    state, to put back by an undo."""
+    sides = SkirmishSide.objects.filter(battle=battle).order_by("index")
+    return {
+        "battle": {f: getattr(battle, f) for f in BATTLE_STATE},
+        "sides": {str(s.index): {f: getattr(s, f) for f in SIDE_STATE} for s in sides},
+    }
+
+
 @contextmanager
 def playing(
     battle: SkirmishBattle, actor, system: str
 ) -> Iterator[tuple[SkirmishBattle, SkirmishSide]]:
     """One transaction with the battle locked, being played under `system`; yields the locked
-    battle and the actor's side."""
+    battle and the actor's side. What the action changed can be undone once (`skirmish_undo`):
+    the state before it is kept, with the first event it logged."""
     with transaction.atomic():
         battle = lock_battle(battle.pk)
         check_playing(battle, system)
+        before = state_of(battle)
+        last_seq = SkirmishEvent.objects.filter(battle=battle).aggregate(m=Max("seq"))["m"] or 0
         yield battle, acting_side(battle, actor)
+        first = SkirmishEvent.objects.filter(battle=battle, seq__gt=last_seq).order_by("seq")
+        event = first.first()
+        if event is not None:
+            SkirmishUndo.objects.update_or_create(
+                battle=battle,
+                defaults={"event": event, "actor": actor, "before": jsonable(before)},
+            )
 
 
 def result_msg(winner_index: int | None, index: int) -> Msg:

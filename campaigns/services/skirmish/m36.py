@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.rosters.engine import M1936, jsonable, m36_army_list
+from campaigns.rosters.readings import battle_readings
 from campaigns.services.skirmish.battles import close_battle, record_battle_history
 from campaigns.services.skirmish.common import (
     all_dice_used,
@@ -36,6 +37,14 @@ from rules.m1936.performance import performance_result
 def _defender_only(side: SkirmishSide, message: str) -> None:
     if side.role != "defender":
         raise ValidationError({"__all__": [message]})
+
+
+def _scenario_options(battle: SkirmishBattle) -> m36s.ScenarioOptions:
+    read = battle_readings(M1936, battle.readings)
+    return m36s.ScenarioOptions(
+        last_piece_per_element=read["last_piece_per_element"],
+        objectives_one_per_sector=read["objectives_one_per_sector"],
+    )
 
 
 def _sheet(battle: SkirmishBattle) -> m36s.ScenarioSheet:
@@ -94,7 +103,13 @@ def m36_scenario_plan(
         if m36s.placer(sector).value != {"attacker": "Atacante", "defender": "Defensor"}[side.role]:
             raise ValidationError({"sector": [_("The other player fills that sector.")]})
         with engine_errors("counts"):
-            sheet = m36s.plan_sector(_sheet(battle), sector, counts, last_piece=last_piece or None)
+            sheet = m36s.plan_sector(
+                _sheet(battle),
+                sector,
+                counts,
+                last_piece=last_piece or None,
+                options=_scenario_options(battle),
+            )
         shown = [
             msg("%(element)s %(n)s", element=label(labels.ELEMENTS, k), n=v)
             for k, v in sheet.plans[sector].counts.items()
@@ -108,7 +123,7 @@ def m36_objectives(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
     with playing(battle, actor, M1936) as (battle, side):
         _defender_only(side, _("The defender places the objectives."))
         with engine_errors():
-            sheet = m36s.place_objectives(_sheet(battle))
+            sheet = m36s.place_objectives(_sheet(battle), options=_scenario_options(battle))
         _save_sheet(battle, sheet, actor, _("Objectives placed in sectors 2, 3 and 4"))
     return battle
 
@@ -202,7 +217,12 @@ def m36_construction_start(*, battle: SkirmishBattle, actor, waiting_days: int) 
             for i, e in enumerate(army.entries)
         }
         with engine_errors("waiting_days"):
-            pool = m36c.construction_pool(units, waiting_days)
+            read = battle_readings(M1936, battle.readings)
+            options = m36c.ConstructionOptions(
+                excavation_tools_count=read["excavation_tools_count"],
+                shovels_add_to_tools=read["shovels_add_to_tools"],
+            )
+            pool = m36c.construction_pool(units, waiting_days, options=options)
         battle.construction = jsonable(pool.to_dict())
         battle.save(update_fields=["construction"])
         log_event(

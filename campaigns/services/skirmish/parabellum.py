@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from campaigns.i18n import say
 from campaigns.models import SealedOrders, SkirmishBattle, SkirmishEvent, SkirmishSide
 from campaigns.rosters.engine import PARABELLUM, jsonable
+from campaigns.rosters.readings import battle_readings
 from campaigns.services.skirmish.battles import close_battle, record_battle_history
 from campaigns.services.skirmish.common import (
     acting_side,
@@ -74,10 +75,6 @@ def skirmish_orders_submit(
             priority_order = pool[roll.value - 1]
         elif priority_order not in PRIORITY_ORDERS:
             raise ValidationError({"priority_order": [_("A priority order is 1, 2 or 3.")]})
-        elif priority_order in taken:
-            raise ValidationError(
-                {"priority_order": [_("Each player draws a different card: check your draw.")]}
-            )
         orders = SealedOrders.objects.create(
             side=side,
             priority_order=priority_order,
@@ -105,7 +102,45 @@ def skirmish_orders_submit(
             rule="9.2",
             private_to=side,
         )
+        if not drawn and priority_order in taken:
+            _redraw_clash(battle, actor)
+            orders.refresh_from_db()
     return orders
+
+
+def _redraw_clash(battle: SkirmishBattle, actor) -> None:
+    """Both players typed the same priority card. Refusing the second would tell him the
+    first player's card, so both cards are redrawn by the server instead (each player reads
+    only his own); the clashing card is out of play, so knowing it tells nothing (9.2)."""
+    sealed = list(SealedOrders.objects.filter(side__battle=battle).select_related("side"))
+    pool = list(PRIORITY_ORDERS)
+    for orders in sealed:
+        roll = ServerDice().roll(f"d{len(pool)}", purpose="priority order card", rule="9.2")
+        orders.priority_order = pool.pop(roll.value - 1)
+        orders.drawn_by_server = True
+        orders.save(update_fields=["priority_order", "drawn_by_server"])
+        log_event(
+            battle,
+            kind=SkirmishEvent.Kind.CORRECTION,
+            summary=msg(
+                "Your priority order was redrawn by the server: %(o)s (%(on)s)",
+                o=orders.priority_order,
+                on=pbl.PRIORITY_ORDERS[orders.priority_order],
+            ),
+            actor=actor,
+            rule="9.2",
+            private_to=orders.side,
+        )
+    log_event(
+        battle,
+        kind=SkirmishEvent.Kind.CORRECTION,
+        summary=msg(
+            "The same priority order card was typed twice: the server redrew both players' "
+            "cards (each player sees his own in the log; the directives stay)."
+        ),
+        actor=actor,
+        rule="9.2",
+    )
 
 
 def skirmish_tactical(
@@ -333,7 +368,10 @@ def skirmish_finish(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
         if problems:
             raise ValidationError({"__all__": [v.text for v in problems]})
         with engine_errors():
-            score = score_battle(record)
+            score = score_battle(
+                record,
+                cumulative_bands=battle_readings(PARABELLUM, battle.readings)["cumulative_bands"],
+            )
         now = timezone.now()
         close_battle(battle, score.winner, now, score=jsonable(score.to_dict()))
         SealedOrders.objects.filter(side__battle=battle).update(revealed_at=now)

@@ -3,10 +3,6 @@ them (and previews the odds of a shot, assault or area attack)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -15,118 +11,61 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns.ids import as_id
 from campaigns.permissions import is_organiser, player_side
 from campaigns.rosters import forms as rf
-from campaigns.rosters.engine import PARABELLUM
+from campaigns.rosters.engine import M1936, PARABELLUM
 from campaigns.services import skirmish as sk
 from campaigns.views.common import form_errors, partial_request
+from campaigns.views.rosters.action_table import (
+    Action,
+    builder,
+    correction_id,
+    engine_params,
+    plain,
+    tie_form,
+    with_battle,
+    with_sides,
+    with_soldiers,
+    with_units,
+)
+from campaigns.views.rosters.actions_m36 import M36_PLAY_ACTIONS
+from campaigns.views.rosters.actions_pb import PB_PLAY_ACTIONS
 from campaigns.views.rosters.battle_pages import (
     battle_for,
     battle_update,
     skirmish_detail_view,
     soldier_choices,
-    unit_labels,
 )
-
-
-def _dice(data):
-    return sk.dice_from(data["dice_mode"], data.get("dice") or "")
-
-
-def engine_params(form) -> dict:
-    return {k: form.cleaned_data.get(k) for k in form.ENGINE}
-
-
-def _plain(cls):
-    return lambda request, battle, post: cls(post)
-
-
-def _with_sides(cls):
-    return lambda request, battle, post: cls(post, sides=list(battle.sides.all()))
-
-
-def _with_soldiers(cls):
-    def build(request, battle, post):
-        form = cls(post)
-        form.set_soldiers(soldier_choices(list(battle.sides.all())))
-        return form
-
-    return build
-
-
-def _with_units(cls):
-    def build(request, battle, post):
-        me = player_side(request.user, battle)
-        return cls(post, units=unit_labels(me.snapshot if me else {}))
-
-    return build
-
-
-def _tie_form(request, battle, post):
-    pending = (battle.scenario or {}).get("pending") or {"options": []}
-    return rf.TieForm(post, options=[tuple(o) for o in pending["options"]])
-
-
-def _correction_id(post) -> dict:
-    correction_id = as_id(post.get("correction", ""))
-    if correction_id is None:
-        raise ValidationError(_("That proposal is no longer pending: reload the page."))
-    return {"correction_id": correction_id}
-
-
-@dataclass(frozen=True)
-class Action:
-    """A battle action: the service it calls and how the form's data become its arguments.
-
-    `form` builds the bound form (None: the action has none); `fields` are the cleaned fields
-    passed on by name (None: all of them); `dice` adds the dice chosen on the form; `extra`
-    adds arguments computed from the form (or from the post, without a form). The service's
-    errors go next to the form's fields, or above the actions when `field_errors` is off."""
-
-    service: Callable[..., Any]
-    form: Callable[..., Any] | None = None
-    fields: tuple[str, ...] | None = None
-    dice: bool = False
-    extra: Callable[[Any], dict] | None = None
-    field_errors: bool = True
-
-    def arguments(self, form, post) -> dict:
-        if form is None:
-            return self.extra(post) if self.extra else {}
-        d = form.cleaned_data
-        kwargs = dict(d) if self.fields is None else {k: d[k] for k in self.fields}
-        if self.dice:
-            kwargs["dice"] = _dice(d)
-        if self.extra:
-            kwargs.update(self.extra(form))
-        return kwargs
-
 
 ACTIONS: dict[str, Action] = {
     "join": Action(
         sk.skirmish_join,
-        lambda request, battle, post: rf.JoinForm(post, user=request.user, system=battle.system),
+        builder(
+            rf.JoinForm,
+            lambda request, battle, post: rf.JoinForm(
+                post, user=request.user, system=battle.system
+            ),
+        ),
         fields=("roster",),
     ),
-    "orders": Action(sk.skirmish_orders_submit, _plain(rf.OrdersForm)),
+    "orders": Action(sk.skirmish_orders_submit, plain(rf.OrdersForm)),
     "shoot": Action(
         sk.skirmish_shoot,
-        _with_soldiers(rf.ShotForm),
+        with_soldiers(rf.ShotForm),
         fields=("turn", "shooter", "target", "hit_the_dirt"),
         dice=True,
         extra=engine_params,
     ),
     "assault": Action(
         sk.skirmish_assault,
-        _with_soldiers(rf.AssaultForm),
+        with_soldiers(rf.AssaultForm),
         fields=("turn", "attacker", "defender"),
         dice=True,
         extra=engine_params,
     ),
     "grenade": Action(
         sk.skirmish_grenade,
-        _with_soldiers(rf.GrenadeForm),
+        with_soldiers(rf.GrenadeForm),
         fields=(
             "turn",
             "thrower",
@@ -141,48 +80,58 @@ ACTIONS: dict[str, Action] = {
     ),
     "support": Action(
         sk.skirmish_support,
-        _with_soldiers(rf.SupportForm),
+        with_soldiers(rf.SupportForm),
         fields=("turn", "kind", "targets", "hit_the_dirt", "radio_operator"),
         dice=True,
         extra=lambda form: {"po": form.cleaned_data["po"] or 0},
     ),
     "tactical": Action(
         sk.skirmish_tactical,
-        _with_sides(rf.TacticalForm),
+        with_sides(rf.TacticalForm),
         fields=("turn",),
         extra=lambda form: {"blue": (form.cleaned_data["blue_0"], form.cleaned_data["blue_1"])},
     ),
     "projector": Action(
         sk.skirmish_projector,
-        _with_soldiers(rf.ProjectorForm),
+        with_soldiers(rf.ProjectorForm),
         fields=("turn", "firer", "distance_cm", "moved", "hit_the_dirt"),
         dice=True,
         extra=lambda form: {"targets": form.targets()},
     ),
     "bombardment": Action(
         sk.skirmish_bombardment,
-        _with_soldiers(rf.BombardmentForm),
+        with_soldiers(rf.BombardmentForm),
         fields=("targets", "hit_the_dirt"),
         dice=True,
     ),
     "correct": Action(
         sk.skirmish_result_correct,
-        _with_sides(rf.CorrectionForm),
+        with_sides(rf.CorrectionForm),
         fields=("reason",),
         extra=lambda form: {"winner_index": form.winner_index()},
     ),
-    "agree": Action(sk.skirmish_result_agree, extra=_correction_id),
+    "agree": Action(sk.skirmish_result_agree, extra=correction_id),
+    "readings": Action(
+        sk.skirmish_readings_set,
+        with_battle(rf.ReadingsForm),
+        fields=(),
+        extra=lambda form: {"readings": form.values()},
+    ),
+    "undo": Action(sk.skirmish_undo, plain(rf.UndoForm), fields=(), field_errors=False),
     "bog": Action(
         sk.m36_bog_check,
-        _with_units(rf.BogForm),
+        with_units(rf.BogForm),
         fields=("ground", "value"),
         extra=lambda form: {"unit": int(form.cleaned_data["unit"])},
     ),
-    "casualty": Action(sk.skirmish_casualty, _with_soldiers(rf.CasualtyForm)),
+    "casualty": Action(sk.skirmish_casualty, with_soldiers(rf.CasualtyForm)),
     "turn": Action(
         sk.skirmish_turn_record,
-        lambda request, battle, post: rf.TurnForm(
-            post, soldiers=soldier_choices(list(battle.sides.all()))
+        builder(
+            rf.TurnForm,
+            lambda request, battle, post: rf.TurnForm(
+                post, soldiers=soldier_choices(list(battle.sides.all()))
+            ),
         ),
         fields=("turn",),
         extra=lambda form: {
@@ -191,43 +140,43 @@ ACTIONS: dict[str, Action] = {
         },
     ),
     "finish": Action(sk.skirmish_finish),
-    "apply": Action(sk.skirmish_apply_house_rules, _plain(rf.DiceForm), fields=(), dice=True),
+    "apply": Action(sk.skirmish_apply_house_rules, plain(rf.DiceForm), fields=(), dice=True),
     "scenario": Action(
         sk.m36_scenario_create,
-        _plain(rf.ScenarioForm),
+        plain(rf.ScenarioForm),
         fields=("terrain", "user_table"),
         dice=True,
     ),
     "tie": Action(
         sk.m36_scenario_tie,
-        _tie_form,
+        tie_form,
         fields=(),
         extra=lambda form: {"order": form.cleaned_data["order"].split("|")},
         field_errors=False,
     ),
     "plan": Action(
         sk.m36_scenario_plan,
-        _plain(rf.PlanForm),
+        plain(rf.PlanForm),
         fields=("sector", "last_piece"),
         extra=lambda form: {"counts": form.counts()},
     ),
     "objectives": Action(sk.m36_objectives),
-    "weather": Action(sk.m36_weather, _plain(rf.WeatherForm), fields=("season",), dice=True),
+    "weather": Action(sk.m36_weather, plain(rf.WeatherForm), fields=("season",), dice=True),
     "weather_change": Action(
-        sk.m36_weather_change, _plain(rf.WeatherChangeForm), fields=("turn",), dice=True
+        sk.m36_weather_change, plain(rf.WeatherChangeForm), fields=("turn",), dice=True
     ),
-    "construction": Action(sk.m36_construction_start, _plain(rf.ConstructionForm)),
-    "fortify": Action(sk.m36_fortification_buy, _plain(rf.FortificationForm)),
+    "construction": Action(sk.m36_construction_start, plain(rf.ConstructionForm)),
+    "fortify": Action(sk.m36_fortification_buy, plain(rf.FortificationForm)),
     "morale": Action(
         sk.m36_battalion_morale,
-        _with_units(rf.MoraleForm),
+        with_units(rf.MoraleForm),
         fields=(),
         extra=lambda form: {"states": form.states()},
     ),
-    "performance": Action(sk.m36_performance, _plain(rf.PerformanceForm)),
+    "performance": Action(sk.m36_performance, plain(rf.PerformanceForm)),
     "m36finish": Action(
         sk.m36_finish,
-        _with_sides(rf.M36FinishForm),
+        with_sides(rf.M36FinishForm),
         fields=(),
         extra=lambda form: {
             "winner_index": None
@@ -237,7 +186,7 @@ ACTIONS: dict[str, Action] = {
     ),
     "conditions": Action(
         sk.m36_post_battle,
-        _with_units(rf.ConditionForm),
+        with_units(rf.ConditionForm),
         fields=(),
         extra=lambda form: {"conditions": form.conditions()},
     ),
@@ -261,6 +210,35 @@ M1936_ACTIONS = (
 )
 
 
+# Actions of one game only; the others (join, readings, undo, corrections) are for both.
+PARABELLUM_ACTIONS = (
+    "orders",
+    "shoot",
+    "assault",
+    "grenade",
+    "support",
+    "tactical",
+    "projector",
+    "bombardment",
+    "casualty",
+    "turn",
+    "finish",
+    "apply",
+)
+ACTIONS.update(M36_PLAY_ACTIONS)
+ACTIONS.update(PB_PLAY_ACTIONS)
+GAME_OF = {
+    **dict.fromkeys((*M1936_ACTIONS, *M36_PLAY_ACTIONS), M1936),
+    **dict.fromkeys((*PARABELLUM_ACTIONS, *PB_PLAY_ACTIONS), PARABELLUM),
+}
+
+
+def check_game(name: str, battle) -> None:
+    """Refuse, before any form is built, an action of the other game."""
+    if GAME_OF.get(name, battle.system) != battle.system:
+        raise ValidationError({"__all__": [_("That procedure belongs to another game.")]})
+
+
 @login_required
 @require_POST
 def skirmish_action(request, pk: int, name: str):
@@ -275,6 +253,11 @@ def skirmish_action(request, pk: int, name: str):
     ):
         raise Http404
     act = ACTIONS[name]
+    try:
+        check_game(name, battle)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(battle)
     form = act.form(request, battle, request.POST) if act.form else None
     errors: list[str] = []
     try:

@@ -20,10 +20,12 @@ from campaigns.permissions import (
 )
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import M1936, PARABELLUM
+from campaigns.rosters.readings import readings_for
 from campaigns.rosters.words import soldier_name
 from campaigns.selectors.rosters import (
     battle_events_window,
     battle_orders,
+    last_action_to_undo,
     parabellum_turn_series,
     sealed_status,
     skirmish_detail,
@@ -169,6 +171,8 @@ def _forms(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
             f["apply"] = rf.DiceForm()
         else:
             f["conditions"] = rf.ConditionForm(units=unit_labels(me.snapshot))
+    if battle.status == "playing" and me and readings_for(battle.system):
+        f["readings"] = rf.ReadingsForm(battle=battle, me=me)
     if can_correct_result(request.user, battle):
         f["correct"] = rf.CorrectionForm(sides=sides)
     if bound:
@@ -227,6 +231,7 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
         "forms": _forms(request, battle, bound),
         "turns": battle.turns,
         "score": battle.score,
+        "undo": last_action_to_undo(request.user, battle),
     }
     if battle.status == SkirmishBattle.Status.FINISHED:
         corrections = list(battle.corrections.select_related("proposed_by").order_by("created_at"))
@@ -285,5 +290,7 @@ def battle_update(request, pk: int, *, name: str, bound=None, errors=(), done=""
     battle = battle_for(request, pk)
     context = _battle_context(request, battle, bound)
     context.update({"acted": name, "action_errors": list(errors), "action_done": done})
+    if done:  # the result where the button was: the newest entry this user may read
+        context["action_result"] = next(iter(context["events"]), None)
     failed = bool(errors) or any(f is not None and f.errors for f in (bound or {}).values())
     return render(request, "rosters/_battle_update.html", context, status=400 if failed else 200)
