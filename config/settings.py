@@ -237,6 +237,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "OnOffEnum": "campaigns.rosters.forms.play.ON_OFF_VALUES",
+        "M36CoverEnum": "campaigns.rosters.forms.m36_play.COVER_VALUES",
+        "CoverGradeEnum": "campaigns.rosters.forms.parabellum.COVER_GRADES",
         "RosterSystemEnum": "campaigns.models.rosters.RosterSystem",
         "GameSystemEnum": "campaigns.models.core.GameSystem",
         "ClubRoleEnum": "campaigns.models.core.ClubMembership.Role",

@@ -51,6 +51,24 @@ READINGS: dict[str, tuple[Reading, ...]] = {
                 "outer band, 3 VP in all."
             ),
         ),
+        Reading(
+            "any_double_time_distance",
+            _("A double-time move may be shorter than 16 cm"),
+            "5",
+            _(
+                "Off (the seed's words): a double-time move is 16 to 30 cm; a shorter run is a "
+                "cautious move. On: any distance up to 30 cm."
+            ),
+        ),
+        Reading(
+            "motti_in_anticipation",
+            _("MOTTI shot after an anticipation crawl"),
+            "7.4 · 10 FINLANDIA",
+            _(
+                "Off (the seed's words): an anticipation is one crawl and nothing else. On: a "
+                "Finnish rifleman may add his free MOTTI shot."
+            ),
+        ),
     ),
     M1936: (
         Reading(
@@ -89,6 +107,11 @@ READINGS: dict[str, tuple[Reading, ...]] = {
         ),
     ),
 }
+
+# the in-battle readings of 1936 (after `Reading`, which that module imports)
+from campaigns.rosters.readings_m36 import M36_PLAY_READINGS  # noqa: E402
+
+READINGS[M1936] = (*READINGS[M1936], *M36_PLAY_READINGS)
 
 
 def readings_for(system: str) -> tuple[Reading, ...]:

@@ -107,6 +107,20 @@ class BattleSide:
         return [c.soldier_id for c in self.casualties if c.eliminated_at(turn)]
 
 
+def turn_states(data) -> tuple[TurnState, ...]:
+    """End-of-turn states from their JSON (`Battle.to_dict()["turns"]`)."""
+    return tuple(
+        TurnState(
+            turn=t["turn"],
+            sides=tuple(
+                SideState(po=s["po"], models=tuple(ModelState(**m) for m in s["models"]))
+                for s in t["sides"]
+            ),
+        )
+        for t in data
+    )
+
+
 @dataclass(frozen=True)
 class Battle:
     mode: Mode
@@ -144,16 +158,7 @@ class Battle:
             )
             for s in data["sides"]
         )
-        turns = tuple(
-            TurnState(
-                turn=t["turn"],
-                sides=tuple(
-                    SideState(po=s["po"], models=tuple(ModelState(**m) for m in s["models"]))
-                    for s in t["sides"]
-                ),
-            )
-            for t in data.get("turns", ())
-        )
+        turns = turn_states(data.get("turns", ()))
         return cls(
             mode=data["mode"],
             sides=sides,  # type: ignore[arg-type]

@@ -11,9 +11,18 @@ from django.utils.translation import gettext as _
 from campaigns.api.rosters.serializers import (
     DiceSerializer,
 )
+from campaigns.permissions import player_side
+from campaigns.rosters.engine import M1936
 from campaigns.services import skirmish as sk
 from campaigns.views.rosters.action_table import engine_params
-from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, check_game
+from campaigns.views.rosters.actions_m36 import M36_PREVIEWS
+from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, check_game, previewed
+
+
+def _as_form_data(body: dict) -> dict:
+    """JSON lists and objects (a list of units, the Costa / Ciudad user table) reach the
+    page form as JSON text."""
+    return {k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in body.items()}
 
 
 def run_page_action(name: str, request, battle, body) -> None:
@@ -22,10 +31,9 @@ def run_page_action(name: str, request, battle, body) -> None:
     act = ACTIONS[name]
     check_game(name, battle)
     if isinstance(body, QueryDict):
-        data = body
+        data = body.copy()  # mutable: the dice mode default below
     elif isinstance(body, dict):
-        # JSON lists and objects (the Costa / Ciudad user table) reach the form as JSON text
-        data = {k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in body.items()}
+        data = _as_form_data(body)
     else:
         raise ValidationError({"detail": [_("A JSON object of the action's fields.")]})
     form = act.form(request, battle, data) if act.form else None
@@ -39,15 +47,21 @@ def run_page_action(name: str, request, battle, body) -> None:
 def odds_preview(name: str, request, battle, body) -> sk.Preview:
     """The exact odds of a shot, assault or area attack before rolling, as on the battle
     page: the action's form checks the body (without its dice fields)."""
-    if name not in ODDS:
-        raise ValidationError({"name": [_("Odds are shown for %(a)s.") % {"a": ", ".join(ODDS)}]})
+    if not previewed(name, battle):
+        names = ", ".join(M36_PREVIEWS if battle.system == M1936 else ODDS)
+        raise ValidationError({"name": [_("Odds are shown for %(a)s.") % {"a": names}]})
     if not isinstance(body, dict | QueryDict):
         raise ValidationError({"detail": [_("A JSON object of the action's fields.")]})
+    if isinstance(body, dict):  # lists reach the form as a form post sends them
+        body = _as_form_data(body)
     form = ACTIONS[name].form(request, battle, body)
-    form.fields["dice_mode"].required = False  # odds never need the dice fields
+    if "dice_mode" in form.fields:  # odds never need the dice fields
+        form.fields["dice_mode"].required = False
     if not form.is_valid():
         raise ValidationError({k: list(v) for k, v in form.errors.items()})
     d = form.cleaned_data
+    if name in M36_PREVIEWS:
+        return M36_PREVIEWS[name](battle, player_side(request.user, battle), d)
     if name == "shoot":
         return sk.shot_preview(
             battle=battle, shooter=d["shooter"], target=d["target"], **engine_params(form)

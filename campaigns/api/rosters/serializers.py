@@ -214,3 +214,33 @@ class OddsSerializer(serializers.Serializer):
     """The exact odds (enumerated, not simulated) shown before rolling."""
 
     lines = OddsLineSerializer(many=True)
+
+
+class PlayUnitSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    state = serializers.CharField()
+    detail = serializers.CharField(allow_blank=True)
+
+
+class PlaySideSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    player = serializers.CharField()
+    role = serializers.CharField()
+    score_label = serializers.CharField()
+    score = serializers.CharField()
+    points_label = serializers.CharField()
+    points = serializers.CharField()
+    units = PlayUnitSerializer(many=True)
+
+
+class PlaySummarySerializer(serializers.Serializer):
+    """The top of the battle page: turn, phase, whose move and what the table does now, each
+    side's score, points left and units (another side's hidden units only as tokens)."""
+
+    turn = serializers.IntegerField(allow_null=True)
+    phase = serializers.CharField()
+    acting = serializers.IntegerField(allow_null=True)
+    acting_player = serializers.CharField(allow_blank=True)
+    now = serializers.ListField(child=serializers.CharField())
+    sides = PlaySideSerializer(many=True)

@@ -21,10 +21,11 @@ from campaigns.api.rosters.form_schema import form_serializer
 from campaigns.api.rosters.serializers import (
     BattleCreateSerializer,
     OddsSerializer,
+    PlaySummarySerializer,
     SkirmishBattleSerializer,
     SkirmishEventSerializer,
 )
-from campaigns.models import Roster, RosterSystem, SkirmishBattle
+from campaigns.models import Roster, SkirmishBattle
 from campaigns.permissions import (
     can_view_skirmish,
     is_organiser,
@@ -35,6 +36,7 @@ from campaigns.selectors.rosters import (
     battles_for,
     skirmish_detail,
 )
+from campaigns.selectors.skirmish_play import play_summary
 from campaigns.services import skirmish as sk
 from campaigns.views.rosters.battle_actions import ACTIONS, check_game
 
@@ -87,13 +89,30 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         page = self.paginate_queryset(battle_events(request.user, battle))
         return self.get_paginated_response(SkirmishEventSerializer(page, many=True).data)
 
+    @extend_schema(responses={200: PlaySummarySerializer, 409: None})
+    @action(detail=True, methods=["get"])
+    def state(self, request, pk=None):
+        """What the table needs now, as on the top of the battle page: turn, phase, whose
+        move and what may react, each side's score and points left, the units' states
+        (another side's hidden units only as tokens). 409 before the battle is played."""
+        battle = self.get_object()
+        sides = list(battle.sides.select_related("player").order_by("index"))
+        summary = play_summary(battle, sides, player_side(request.user, battle))
+        if summary is None:
+            return Response(
+                {"detail": _("The battle is not being played.")}, status=status.HTTP_409_CONFLICT
+            )
+        return Response(PlaySummarySerializer(summary).data)
+
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OddsSerializer)
     @action(detail=True, methods=["post"], url_path=r"odds/(?P<name>[a-z0-9_]+)")
     def odds(self, request, pk=None, name=None):
-        """Parabellum: the exact odds of shoot, assault, grenade, projector or support before
-        rolling, from the same fields as the action (dice not needed). Nothing changes."""
+        """The exact odds before rolling, from the same fields as the action (dice not
+        needed). Parabellum: shoot, assault, grenade, projector, support; 1936: m36fire (the
+        outcome for each performance result R, vehicles' severe damage odds), m36assault,
+        m36bombard (deviation), m36initiative (the tie roll). Nothing changes."""
         battle = self.get_object()
-        if battle.system != RosterSystem.PARABELLUM or player_side(request.user, battle) is None:
+        if player_side(request.user, battle) is None:
             raise Http404
         preview = odds_preview(name, request, battle, request.data)
         lines = [{"label": str(label), "value": str(value)} for label, value in preview.lines]

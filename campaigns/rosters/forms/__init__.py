@@ -6,6 +6,20 @@ from campaigns.rosters.forms.common import (  # noqa: F401
     DiceForm,
     say_lazy,
 )
+from campaigns.rosters.forms.m36_play import (  # noqa: F401
+    AirAttackForm,
+    BombardForm,
+    CommandCheckForm,
+    FireForm,
+    InitiativeForm,
+    OrderForm,
+    RecoverForm,
+    RevealForm,
+    UnitCorrectForm,
+    UnitsSetupForm,
+    VehicleAssaultForm,
+)
+from campaigns.rosters.forms.m36_play import AssaultForm as M36AssaultForm  # noqa: F401
 from campaigns.rosters.forms.m1936 import (  # noqa: F401
     BogForm,
     ConditionForm,
@@ -32,6 +46,16 @@ from campaigns.rosters.forms.parabellum import (  # noqa: F401
     TacticalForm,
     TurnForm,
     soldier_field,
+)
+from campaigns.rosters.forms.pb_play import (  # noqa: F401
+    ActForm,
+    ActivateForm,
+    AnticipateForm,
+    ChooseFirstForm,
+    DownedForm,
+    FinishPhaseForm,
+    RoleRollForm,
+    TendForm,
 )
 from campaigns.rosters.forms.play import ReadingsForm, UndoForm  # noqa: F401
 from campaigns.rosters.forms.rosters import (  # noqa: F401

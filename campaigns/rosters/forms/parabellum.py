@@ -15,6 +15,10 @@ def _turn_field():
     return forms.IntegerField(label=_("Turn"), min_value=1, max_value=TURNS, initial=1)
 
 
+# the API schema's name for the cover grades (config/settings.py ENUM_NAME_OVERRIDES)
+COVER_GRADES = ("none", "light", "heavy")
+
+
 class _SoldierChoices:
     def set_soldiers(self, soldiers: list[tuple[str, str]]) -> None:
         for _name, field in self.fields.items():

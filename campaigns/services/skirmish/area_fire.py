@@ -10,6 +10,7 @@ from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishEvent
 from campaigns.rosters.engine import PARABELLUM
 from campaigns.services.skirmish.common import all_dice_used, engine_errors, log_roll, pct, playing
+from campaigns.services.skirmish.pb_play import hooks
 from campaigns.services.skirmish.troops import (
     Preview,
     Troop,
@@ -112,6 +113,14 @@ def skirmish_grenade(
                 }
             )
         caught = area_targets(troops, targets, hit_the_dirt)
+        hooks.before_attack(
+            battle,
+            troops,
+            thrower,
+            "launcher" if launcher else "grenade",
+            field="thrower",
+            distance_cm=float(distance_cm),
+        )
         ex = Explanation()
         with engine_errors("distance_cm"):
             if launcher:
@@ -127,6 +136,7 @@ def skirmish_grenade(
         all_dice_used(dice)
         cause = "grenade_launcher" if launcher else "grenade"
         outcomes = apply_area(caught, results, ex, turn, cause)
+        hooks.after_attack(battle, troops, _results(caught, results))
         text = (
             "Turn %(t)s: %(s)s fires the M7 launcher (deviation %(d)s cm): %(o)s"
             if launcher
@@ -140,6 +150,14 @@ def skirmish_grenade(
             explanation=ex,
             dice=dice,
         )
+
+
+def _results(caught, results) -> list[tuple[str, str]]:
+    """Each caught soldier's outcome, keyed "side:soldier" for the turn ledgers."""
+    return [
+        (f"{troop.side.index}:{target.name}", r.outcome)
+        for (troop, target), r in zip(caught, results, strict=False)
+    ]
 
 
 def _projector_weapon(troop: Troop, soldier):
@@ -204,6 +222,9 @@ def skirmish_projector(
         caught = area_targets(troops, targets, hit_the_dirt)
         if caught[0][0] is f_troop:
             raise ValidationError({"targets": [_("The first soldier is the enemy target.")]})
+        hooks.before_attack(
+            battle, troops, firer, "projector", field="firer", distance_cm=float(distance_cm)
+        )
         ex = Explanation()
         with engine_errors("distance_cm"):
             shot = pbx.fire_projector(float(distance_cm), dice, moved=moved)
@@ -214,6 +235,7 @@ def skirmish_projector(
                     results = evasions(pbx.projector_evasion(float(distance_cm)), caught, dice)
         all_dice_used(dice)
         outcomes = apply_area(caught, results, ex, turn, "projector") if shot.hit else ""
+        hooks.after_attack(battle, troops, _results(caught, results))
         return log_roll(
             battle,
             summary=msg(
@@ -274,6 +296,7 @@ def skirmish_bombardment(
                 results = evasions(bomb.attack, caught, dice)
         all_dice_used(dice)
         outcomes = apply_area(caught, results, ex, 1, "artillery")
+        hooks.after_attack(battle, troops, _results(caught, results))
         return log_roll(
             battle,
             summary=msg(
@@ -353,6 +376,7 @@ def skirmish_support(
         all_dice_used(dice)
         own.side.save(update_fields=["po", "calls"])
         outcomes = apply_area(caught, results, ex, turn, kind) if caught else ""
+        hooks.after_attack(battle, troops, _results(caught, results))
         return log_roll(
             battle,
             summary=msg(

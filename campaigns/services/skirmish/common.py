@@ -162,7 +162,7 @@ BATTLE_STATE = (
     "play",
     "readings",
 )
-SIDE_STATE = ("po", "start_po", "casualties", "calls", "units")
+SIDE_STATE = ("role", "po", "start_po", "casualties", "calls", "units")
 
 
 def state_of(battle: SkirmishBattle) -> dict:

@@ -36,9 +36,8 @@ from rules.parabellum.battle import (
     BattleSide,
     Casualty,
     ModelState,
-    SideState,
-    TurnState,
     tactical_phase,
+    turn_states,
     validate_battle,
 )
 from rules.parabellum.roster import Roster as PBRoster
@@ -322,16 +321,7 @@ def engine_battle(battle: SkirmishBattle, sides: list[SkirmishSide]) -> Battle:
                 calls=tuple(pbsup.Call(**c) for c in s.calls),
             )
         )
-    turns = tuple(
-        TurnState(
-            turn=t["turn"],
-            sides=tuple(
-                SideState(po=x["po"], models=tuple(ModelState(**m) for m in x["models"]))
-                for x in t["sides"]
-            ),
-        )
-        for t in battle.turns
-    )
+    turns = turn_states(battle.turns)
     return Battle(mode=battle.mode, sides=tuple(bsides), turns=turns)
 
 

@@ -12,6 +12,7 @@ from campaigns.models import SkirmishBattle, SkirmishEvent
 from campaigns.rosters.engine import PARABELLUM
 from campaigns.rosters.words import soldier_name
 from campaigns.services.skirmish.common import all_dice_used, engine_errors, log_roll, pct, playing
+from campaigns.services.skirmish.pb_play import hooks
 from campaigns.services.skirmish.troops import (
     Preview,
     check_turn,
@@ -110,6 +111,20 @@ def skirmish_shoot(
     with playing(battle, actor, PARABELLUM) as (battle, _side):
         troops = troops_of(battle)
         s_troop, t_troop, soldier, _tgt, shot = _shot(troops, shooter, target, params)
+        known = hooks.before_attack(
+            battle,
+            troops,
+            shooter,
+            "shoot",
+            field="shooter",
+            target=target,
+            distance_cm=shot.distance_cm,
+            reaction=shot.reaction,
+            mg42_assisted=shot.mg42_assisted,
+        )
+        if known:
+            params = {**params, **known}
+            s_troop, t_troop, soldier, _tgt, shot = _shot(troops, shooter, target, params)
         target_id = sid(target)
         if t_troop.down(target_id):
             raise ValidationError(
@@ -133,6 +148,7 @@ def skirmish_shoot(
         if outcome == "eliminated":
             kill(t_troop, target_id, turn, cause)
         t_troop.side.save(update_fields=["casualties", "po"])
+        hooks.after_attack(battle, troops, [(target, outcome)])
         summary = msg(
             "Turn %(t)s: %(s)s (%(w)s) shoots %(x)s at %(d)s cm: %(m)s → %(o)s",
             t=turn,
@@ -236,6 +252,20 @@ def assault_preview(*, battle: SkirmishBattle, attacker: str, defender: str, **p
     return Preview(lines)
 
 
+def _fallen(result, assailant, defenders, a_troop, d_troop) -> list:
+    """(troop, soldier) eliminated bout by bout: both sides may use the same soldier ids."""
+    team = {d.name: d.mg_assistant for d in defenders}
+    fallen = []
+    for bout in result.bouts:
+        if bout.defender_eliminated:
+            fallen.append((d_troop, bout.defender))
+            if team.get(bout.defender):
+                fallen.append((d_troop, team[bout.defender]))
+        if bout.attacker_eliminated:
+            fallen.append((a_troop, assailant.name))
+    return fallen
+
+
 def skirmish_assault(
     *, battle: SkirmishBattle, actor, turn: int, attacker: str, defender: str, dice, **params
 ) -> SkirmishEvent:
@@ -244,14 +274,25 @@ def skirmish_assault(
     with playing(battle, actor, PARABELLUM) as (battle, _side):
         troops = troops_of(battle)
         a_troop, d_troop, assailant, defenders = _assault_parts(troops, attacker, defender, params)
+        known = hooks.before_attack(
+            battle, troops, attacker, "assault", field="attacker", target=defender
+        )
+        if known.get("target_suppressed") is not None:
+            params = {**params, "defender_suppressed": known["target_suppressed"]}
+            a_troop, d_troop, assailant, defenders = _assault_parts(
+                troops, attacker, defender, params
+            )
         with engine_errors("defender"):
             result = pba.resolve_assault(assailant, defenders, dice)
         all_dice_used(dice)
-        for name in result.eliminated:
-            troop = a_troop if name == assailant.name else d_troop
+        fallen = _fallen(result, assailant, defenders, a_troop, d_troop)
+        for troop, name in fallen:
             kill(troop, name, turn, "assault")
         a_troop.side.save(update_fields=["casualties"])
         d_troop.side.save(update_fields=["casualties"])
+        hooks.after_attack(
+            battle, troops, [(f"{tr.side.index}:{n}", "eliminated") for tr, n in fallen]
+        )
         return log_roll(
             battle,
             summary=msg(
@@ -259,13 +300,7 @@ def skirmish_assault(
                 t=turn,
                 a=a_troop.named(assailant.name),
                 d=pbl.joined([d_troop.named(d.name) for d in defenders]),
-                e=pbl.joined(
-                    [
-                        (a_troop if n == assailant.name else d_troop).named(n)
-                        for n in result.eliminated
-                    ]
-                )
-                or msg("nobody"),
+                e=pbl.joined([tr.named(n) for tr, n in fallen]) or msg("nobody"),
             ),
             actor=actor,
             rule="6.3",

@@ -39,7 +39,11 @@ def skirmish_undo(*, battle: SkirmishBattle, actor) -> SkirmishEvent:
         for f in BATTLE_STATE:
             setattr(battle, f, undo.before["battle"][f])
         battle.save(update_fields=list(BATTLE_STATE))
-        for side in SkirmishSide.objects.filter(battle=battle):
+        sides = list(SkirmishSide.objects.filter(battle=battle))
+        for side in sides:  # roles swapped back: free them first (one role per battle)
+            side.role = f"-{side.index}"
+            side.save(update_fields=["role"])
+        for side in sides:
             saved = undo.before["sides"][str(side.index)]
             for f in SIDE_STATE:
                 setattr(side, f, saved[f])

@@ -15,7 +15,7 @@ from campaigns.ids import as_id
 from campaigns.permissions import player_side
 from campaigns.rosters import forms as rf
 from campaigns.services import skirmish as sk
-from campaigns.views.rosters.battle_pages import soldier_choices, unit_labels
+from campaigns.views.rosters.choices import soldier_choices, unit_labels
 
 
 def dice_of(data):

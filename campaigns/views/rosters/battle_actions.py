@@ -28,7 +28,7 @@ from campaigns.views.rosters.action_table import (
     with_soldiers,
     with_units,
 )
-from campaigns.views.rosters.actions_m36 import M36_PLAY_ACTIONS
+from campaigns.views.rosters.actions_m36 import M36_PLAY_ACTIONS, M36_PREVIEWS
 from campaigns.views.rosters.actions_pb import PB_PLAY_ACTIONS
 from campaigns.views.rosters.battle_pages import (
     battle_for,
@@ -288,21 +288,31 @@ def skirmish_action(request, pk: int, name: str):
     return redirect(battle)
 
 
+def previewed(name: str, battle) -> bool:
+    """Whether the action `name` has a preview of its odds in this battle's game."""
+    if name in M36_PREVIEWS:
+        return battle.system == M1936
+    return name in ODDS and battle.system == PARABELLUM
+
+
 @login_required
 @require_POST
 def skirmish_odds(request, pk: int, name: str):
     """Exact odds of a shot, assault or area attack before rolling (htmx partial)."""
     battle = battle_for(request, pk)
-    if name not in ODDS or battle.system != PARABELLUM or player_side(request.user, battle) is None:
+    me = player_side(request.user, battle)
+    if not previewed(name, battle) or me is None:
         raise Http404
     form = ACTIONS[name].form(request, battle, request.POST)
     preview, error = None, ""
-    # odds never need the dice fields
-    form.fields["dice_mode"].required = False
+    if "dice_mode" in form.fields:  # odds never need the dice fields
+        form.fields["dice_mode"].required = False
     if form.is_valid():
         d = form.cleaned_data
         try:
-            if name == "shoot":
+            if name in M36_PREVIEWS:
+                preview = M36_PREVIEWS[name](battle, me, d)
+            elif name == "shoot":
                 preview = sk.shot_preview(
                     battle=battle, shooter=d["shooter"], target=d["target"], **engine_params(form)
                 )

@@ -21,7 +21,6 @@ from campaigns.permissions import (
 from campaigns.rosters import forms as rf
 from campaigns.rosters.engine import M1936, PARABELLUM
 from campaigns.rosters.readings import readings_for
-from campaigns.rosters.words import soldier_name
 from campaigns.selectors.rosters import (
     battle_events_window,
     battle_orders,
@@ -30,9 +29,13 @@ from campaigns.selectors.rosters import (
     sealed_status,
     skirmish_detail,
 )
+from campaigns.selectors.skirmish_play import play_summary
 from campaigns.services import skirmish as sk
 from campaigns.views.common import form_errors, partial_request
 from campaigns.views.paging import cursor, more, window
+from campaigns.views.rosters.actions_m36 import m36_play_forms
+from campaigns.views.rosters.choices import soldier_choices, soldier_rows, unit_labels
+from campaigns.views.rosters.pb_forms import pb_play_forms
 from rules.errors import RuleError
 from rules.i18n import msg
 from rules.m1936.army import ArmyList
@@ -77,42 +80,6 @@ def battle_for(request, pk: int) -> SkirmishBattle:
     if not can_view_skirmish(request.user, battle):
         raise Http404
     return battle
-
-
-def soldier_choices(sides) -> list[tuple[str, str]]:
-    out = []
-    for s in sides:
-        if not s.snapshot:
-            continue
-        down = {c["soldier_id"] for c in s.casualties if c.get("healed_turn") is None}
-        for x in PBRoster.from_dict(s.snapshot).active:
-            mark = " ✝" if x.id in down else ""
-            exp = say(pbl.label(pbl.EXPERIENCES, x.experience))
-            out.append((f"{s.index}:{x.id}", f"{s.player} · {soldier_name(x.id)} ({exp}){mark}"))
-    return out
-
-
-def soldier_rows(snapshot: dict) -> list[dict]:
-    """The soldiers of a fielded squad as the battle page shows them, in words."""
-    if not snapshot:
-        return []
-    return [
-        {
-            "id": x.id,
-            "name": soldier_name(x.id),
-            "status": x.status,
-            "experience": say(pbl.label(pbl.EXPERIENCES, x.experience)),
-            "specialist": say(pbl.label(pbl.SPECIALISTS, x.specialist)) if x.specialist else "",
-        }
-        for x in PBRoster.from_dict(snapshot).soldiers
-    ]
-
-
-def unit_labels(snapshot: dict) -> list[str]:
-    if not snapshot:
-        return []
-    army = ArmyList.from_dict(snapshot)
-    return [f"{i + 1}. {e.label or e.profile}" for i, e in enumerate(army.entries)]
 
 
 def _forms(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
@@ -171,6 +138,10 @@ def _forms(request, battle: SkirmishBattle, bound: dict | None = None) -> dict:
             f["apply"] = rf.DiceForm()
         else:
             f["conditions"] = rf.ConditionForm(units=unit_labels(me.snapshot))
+    if battle.status == "playing" and me and battle.system == M1936:
+        f.update(m36_play_forms(request, battle, me))
+    if battle.status == "playing" and me and battle.system == PARABELLUM:
+        f.update(pb_play_forms(request, battle, me))
     if battle.status == "playing" and me and readings_for(battle.system):
         f["readings"] = rf.ReadingsForm(battle=battle, me=me)
     if can_correct_result(request.user, battle):
@@ -232,6 +203,7 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
         "turns": battle.turns,
         "score": battle.score,
         "undo": last_action_to_undo(request.user, battle),
+        "summary": play_summary(battle, sides, player_side(request.user, battle)),
     }
     if battle.status == SkirmishBattle.Status.FINISHED:
         corrections = list(battle.corrections.select_related("proposed_by").order_by("created_at"))
