@@ -1,10 +1,11 @@
-"""A whole small "1936" battle through HTTP only, with entered dice: set-up, initiative, fire,
+"""A whole small "1936" battle through HTTP only, with entered dice: the armies built, the
+battle opened and joined, set-up, initiative, fire,
 an assault, the end of turn, a side breaks (XI.7), the result and the post-battle change."""
 
 import pytest
 
 from campaigns.models import Roster, SkirmishBattle
-from tests.web.m36_play_helpers import act, fire, new_battle, set_up, units
+from tests.web.m36_play_helpers import ATTACKER, DEFENDER, act, fire, set_up, units
 
 pytestmark = pytest.mark.django_db
 
@@ -14,8 +15,39 @@ def ok(response):
     return response.json()
 
 
+def _army(client, name, faction, role, units_):
+    """A "1936" list built through the API: created, then each unit added."""
+    body = {
+        "system": "m1936",
+        "name": name,
+        "faction": faction,
+        "role": role,
+        "quality": "Regulares",
+        "size": "Pequeña",
+    }
+    created = client.post("/api/v1/rosters/", body, content_type="application/json")
+    assert created.status_code == 201, created.json()
+    roster = created.json()["id"]
+    for profile in units_:
+        added = client.post(
+            f"/api/v1/rosters/{roster}/edit/",
+            {"op": "add_unit", "profile": profile},
+            content_type="application/json",
+        )
+        assert added.status_code == 200, added.json()
+    return roster
+
+
 def test_api_m36_whole_battle(client, user, other_user):
-    battle = new_battle(user, other_user)
+    client.force_login(user)
+    nat = _army(client, "Columna", "Nacionales", "Atacante", ATTACKER)
+    body = {"roster": nat, "role": "attacker", "opponent": other_user.username, "title": "Teruel"}
+    created = client.post("/api/v1/skirmishes/", body, content_type="application/json")
+    assert created.status_code == 201, created.json()
+    battle = SkirmishBattle.objects.get(pk=created.json()["id"])
+    client.force_login(other_user)
+    rep = _army(client, "Brigada", "Republicanos", "Defensor", DEFENDER)
+    ok(act(client, battle, "join", {"roster": rep}))
     set_up(client, battle, user, other_user)
     client.force_login(user)
     # VI.1: 9 against 9, entered 1d10 each: 3 and 8, bob resolves first
