@@ -7,9 +7,10 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from campaigns.i18n import say
-from rules.i18n import msg
+from rules.i18n import Msg, msg
 from rules.m1936.morale import battalion_morale
 from rules.m1936.units import UnitStatus, battalion_state
+from rules.m1936.weather import SmokeOrigin
 
 PHASES = {
     "attack": msg("Attack phase"),
@@ -114,6 +115,7 @@ def m36_summary(battle, sides, me) -> dict:
             now.append(_("%(p)s resolves first this turn.") % {"p": first})
         if phase == "end" and play.get("turn", 1) % 10 == 0:
             now.append(_("Turn %(t)s: roll for a weather change (XV.4).") % {"t": play["turn"]})
+        now += [say(smoke_words(cloud)) for cloud in play.get("smoke", [])]
     broken = play.get("broken")
     if broken is not None:
         loser = next((str(s.player) for s in sides if s.index == broken), "")
@@ -130,3 +132,34 @@ def m36_summary(battle, sides, me) -> dict:
         "now": now,
         "sides": [_side(s, me, units[s.index]) for s in sides],
     }
+
+
+ORIGIN_WORDS = {
+    SmokeOrigin.BURNING_VEHICLE: msg("burning vehicle"),
+    SmokeOrigin.BOMBARDMENT: msg("bombardment"),
+    SmokeOrigin.SMOKE_BOMBS: msg("smoke bombs"),
+}
+
+
+def smoke_words(cloud: dict) -> Msg:
+    origin = ORIGIN_WORDS[SmokeOrigin(cloud["origin"])]
+    if cloud["dissipate"] is None:
+        return msg(
+            "Smoke %(n)s (%(o)s, %(w)s): permanent", n=cloud["n"], o=origin, w=cloud["where"]
+        )
+    if cloud["disperse"] is not None and cloud["disperse"] > 0:
+        return msg(
+            "Smoke %(n)s (%(o)s, %(w)s): a screen for %(d)s more turn(s), gone in %(g)s",
+            n=cloud["n"],
+            o=origin,
+            w=cloud["where"],
+            d=cloud["disperse"],
+            g=cloud["dissipate"],
+        )
+    return msg(
+        "Smoke %(n)s (%(o)s, %(w)s): dispersed, conceals; gone in %(g)s turn(s)",
+        n=cloud["n"],
+        o=origin,
+        w=cloud["where"],
+        g=cloud["dissipate"],
+    )

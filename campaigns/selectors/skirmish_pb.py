@@ -101,7 +101,7 @@ def pb_summary(battle: SkirmishBattle, sides: list, me) -> dict:
     play = load(battle, sides)
     state = play.state
     acting = state.acting
-    now = [say(PHASE_WORDS[state.phase])]
+    now = []
     if state.phase == pbt.Phase.ACTIVATIONS and acting is not None:
         now.append(
             say(

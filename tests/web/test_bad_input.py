@@ -98,7 +98,7 @@ def world():
     assert sheet.graphic  # the op-sheet edit page answered 500 for a sheet with a graphic
     club = cc.club
     invite = club_invite_create(club=club, actor=demo)
-    roster = Roster.objects.filter(owner=demo).first()
+    roster = Roster.objects.filter(owner=demo, system="parabellum").first()
     skirmish = skirmish_create(
         creator=demo, roster=roster, role="attacker", opponent=rival, mode="orders"
     )

@@ -2,8 +2,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from campaigns.management.commands.load_demo import BATTLE_DEMO
-from campaigns.models import Campaign, Club, Result, Roster
+from campaigns.management.commands.load_demo import BATTLE_DEMO, M36_DEMO, PB_DEMO
+from campaigns.models import Campaign, Club, Result, Roster, SkirmishBattle
 
 pytestmark = pytest.mark.django_db
 
@@ -14,7 +14,8 @@ def test_demo_data_loads_twice_and_can_be_played(client):
     campaign = Campaign.objects.get(name="Stalingrad: Mamayev Kurgan")
     assert Club.objects.count() == 1 and campaign.template == "stalingrad"
     assert Campaign.objects.filter(system="tcs").count() == 1
-    assert Roster.objects.count() == 2 and Result.objects.count() == 3
+    assert Roster.objects.count() == 4 and Result.objects.count() == 3
+    assert SkirmishBattle.objects.filter(status="playing").count() == 2
     assert [list(s.players.values_list("username", flat=True)) for s in campaign.sides.all()] == [
         ["demo"],
         ["rival"],
@@ -53,3 +54,15 @@ def test_the_demo_tcs_operation_is_in_play_with_a_fire_result_to_apply(client):
     page = client.get(reverse("tcs-resolve", args=[op.pk, british.pk])).text
     assert "Fire on your stacks, to apply" in page and "1 step loss" in page
     assert "Apply to my units" in page
+
+
+def test_the_demo_has_a_battle_of_each_skirmish_game_in_play(client):
+    """A Parabellum activation in progress and a 1936 attack phase after a shot: the top of
+    each battle page says whose move it is and what the units are."""
+    call_command("load_demo")
+    assert client.login(username="demo", password="ledger-demo")
+    pb = client.get(SkirmishBattle.objects.get(title=PB_DEMO).get_absolute_url()).text
+    assert 'id="battle-summary"' in pb and "PA left" in pb and "End the activation" in pb
+    m36 = client.get(SkirmishBattle.objects.get(title=M36_DEMO).get_absolute_url()).text
+    assert 'id="battle-summary"' in m36 and "Battalion morale" in m36
+    assert "Direct fire (VI.2, VI.3)" in m36

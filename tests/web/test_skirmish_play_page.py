@@ -47,11 +47,11 @@ def test_1936_fire_odds_before_rolling_page_and_api(client, user, other_user):
         f"/api/v1/skirmishes/{battle.pk}/odds/m36fire/", body, content_type="application/json"
     )
     assert api.status_code == 200 and api.json()["lines"]
-    # a Parabellum preview name in a 1936 battle: refused in words
+    # a Parabellum preview name in a 1936 battle: no such preview here
     wrong = client.post(
         f"/api/v1/skirmishes/{battle.pk}/odds/shoot/", body, content_type="application/json"
     )
-    assert wrong.status_code == 400 and "m36fire" in wrong.text
+    assert wrong.status_code == 404
 
 
 def test_parabellum_summary_follows_the_turn(client, user, other_user):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.i18n import say
@@ -180,8 +182,12 @@ class SkirmishEventSerializer(serializers.Serializer):
     summary = serializers.CharField()
     rule = serializers.CharField()
     data = serializers.JSONField()
-    private = serializers.BooleanField(source="private_to_id")
+    private = serializers.SerializerMethodField(help_text=_("Only your side reads it."))
     created_at = serializers.DateTimeField()
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_private(self, event) -> bool:
+        return event.private_to_id is not None
 
 
 class DiceSerializer(serializers.Serializer):

@@ -38,7 +38,7 @@ from campaigns.selectors.rosters import (
 )
 from campaigns.selectors.skirmish_play import play_summary
 from campaigns.services import skirmish as sk
-from campaigns.views.rosters.battle_actions import ACTIONS, check_game
+from campaigns.views.rosters.battle_actions import ACTIONS, check_game, previewed
 
 
 class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -112,7 +112,7 @@ class SkirmishViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         outcome for each performance result R, vehicles' severe damage odds), m36assault,
         m36bombard (deviation), m36initiative (the tie roll). Nothing changes."""
         battle = self.get_object()
-        if player_side(request.user, battle) is None:
+        if player_side(request.user, battle) is None or not previewed(name, battle):
             raise Http404
         preview = odds_preview(name, request, battle, request.data)
         lines = [{"label": str(label), "value": str(value)} for label, value in preview.lines]

@@ -1,6 +1,6 @@
 """Load the demo dataset (idempotent): two players, a club with a league, a Stalingrad
 campaign, a second one whose first battle is being played with the battle assistant, a TCS
-operation and two rosters.
+operation, rosters, and a Parabellum and a "1936" battle in play.
 
 The campaigns' tables, the battle's counter table and the TCS operation's charts are demo
 placeholders (campaigns/demo/stalingrad_tables.json, DEMO_COUNTERS, campaigns/demo/
@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaigns.models import Battle, Campaign, Club, League, Roster
+from campaigns.models import Battle, Campaign, Club, League, Roster, SkirmishBattle
 from campaigns.services import club_create, club_join, side_join
 from campaigns.services.cc_battle import (
     battle_act,
@@ -26,7 +26,20 @@ from campaigns.services.cc_battle import (
 from campaigns.services.cc_campaigns import cc_campaign_create, cc_tables_update
 from campaigns.services.cc_engine import cc_advance, decision_answer
 from campaigns.services.leagues import league_create, result_enter
-from campaigns.services.rosters import roster_create
+from campaigns.services.rosters import roster_create, roster_edit
+from campaigns.services.skirmish import (
+    m36_fire,
+    m36_initiative,
+    m36_units_setup,
+    pb_act,
+    pb_activate,
+    pb_choose_first,
+    pb_finish_phase,
+    skirmish_create,
+    skirmish_join,
+    skirmish_tactical,
+)
+from campaigns.services.skirmish.m36_battle import FireInput
 from campaigns.services.tcs import (
     FireOrder,
     tcs_fire_resolve,
@@ -36,6 +49,7 @@ from campaigns.services.tcs import (
 )
 from campaigns.services.tcs.charts import tcs_charts_update
 from campaigns.tcs.combat_lines import parse_firers, parse_targets
+from rules.dice import ServerDice
 from rules.tcs.fire_tables import Terrain
 
 DEMO_TABLES = Path(__file__).resolve().parents[2] / "demo" / "stalingrad_tables.json"
@@ -55,6 +69,8 @@ TCS_GERMANS = TCS_HEADER + (
 )
 DEMO_PASSWORD = "ledger-demo"
 BATTLE_DEMO = "Stalingrad: Hill 102, a battle in play"
+PB_DEMO = "Vernon bridgehead: a Parabellum battle in play"
+M36_DEMO = "Teruel: a 1936 battle in play"
 SIDES = ("fp", "range", "move", "morale", "command")
 
 
@@ -149,7 +165,76 @@ class Command(BaseCommand):
                 )
             if not Campaign.objects.filter(system="tcs").exists():
                 self._tcs_in_play(users)
+            if not SkirmishBattle.objects.filter(title=PB_DEMO).exists():
+                self._parabellum_in_play(users)
+            if not SkirmishBattle.objects.filter(title=M36_DEMO).exists():
+                self._m36_in_play(users)
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: log in as demo / {DEMO_PASSWORD}"))
+
+    def _parabellum_in_play(self, users):
+        """A Parabellum battle in its first turn's activations: the demo's grenadiers hold
+        the initiative and one of them is activated, 1 PA spent on a cautious move."""
+        demo, rival = users["demo"], users["rival"]
+        grenadiers = Roster.objects.filter(owner=demo, system="parabellum").first()
+        easy = roster_create(
+            owner=rival, system="parabellum", name="Easy Company", squad_type="USA/rifleman"
+        )
+        battle = skirmish_create(
+            creator=demo,
+            roster=grenadiers,
+            role="attacker",
+            opponent=rival,
+            mode="simple",
+            title=PB_DEMO,
+        )
+        skirmish_join(battle=battle, actor=rival, roster=easy)
+        skirmish_tactical(battle=battle, actor=demo, turn=1, blue=(4, 3))
+        pb_choose_first(battle=battle, actor=demo, first=0)
+        pb_finish_phase(battle=battle, actor=demo)
+        pb_finish_phase(battle=battle, actor=rival)
+        pb_choose_first(battle=battle, actor=demo, first=0)
+        pb_activate(battle=battle, actor=demo, soldier="0:rifleman-1", via="blue")
+        pb_act(battle=battle, actor=demo, action="cautious", distance_cm=12)
+
+    def _m36_in_play(self, users):
+        """A "1936" battle in its first attack phase: both sides' units set up, the
+        initiative decided, the Nationalist section has fired once."""
+        demo, rival = users["demo"], users["rival"]
+        column = roster_create(
+            owner=demo,
+            system="m1936",
+            name="Columna de Navarra",
+            faction="Nacionales",
+            role="Atacante",
+            quality="Regulares",
+            size="Pequeña",
+        )
+        for profile in ("Sección Infantería de Línea", "Oficial", "Panzer I Ausf A/B"):
+            column = roster_edit(
+                roster=column, actor=demo, edit={"op": "add_unit", "profile": profile}
+            )
+        durruti = Roster.objects.filter(owner=rival, system="m1936").first()
+        for profile in ("Sección Infantería de Línea", "Oficial", "T-26 B"):
+            durruti = roster_edit(
+                roster=durruti, actor=rival, edit={"op": "add_unit", "profile": profile}
+            )
+        battle = skirmish_create(
+            creator=demo, roster=column, role="attacker", opponent=rival, title=M36_DEMO
+        )
+        skirmish_join(battle=battle, actor=rival, roster=durruti)
+        m36_units_setup(battle=battle, actor=demo, bases={"0": 3}, tokens={}, decoys=[])
+        m36_units_setup(battle=battle, actor=rival, bases={"0": 3}, tokens={}, decoys=[])
+        m36_initiative(battle=battle, actor=demo, total_a=9, total_b=7, dice=ServerDice())
+        shot = FireInput(firer="0", target="0", band="media", bases=3, performance=0, cover="Muro")
+        m36_fire(
+            battle=battle,
+            actor=demo,
+            shot=shot,
+            reaction=False,
+            in_command=True,
+            panic_friends=[],
+            dice=ServerDice(),
+        )
 
     def _tcs_in_play(self, users):
         """A TCS operation in play: both orders of battle, the demo's placeholder charts,

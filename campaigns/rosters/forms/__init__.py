@@ -15,6 +15,7 @@ from campaigns.rosters.forms.m36_play import (  # noqa: F401
     OrderForm,
     RecoverForm,
     RevealForm,
+    SmokeForm,
     UnitCorrectForm,
     UnitsSetupForm,
     VehicleAssaultForm,

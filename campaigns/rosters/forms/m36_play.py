@@ -19,9 +19,15 @@ from rules.m1936.construction import COVER_TYPES
 from rules.m1936.fire import Band, InfantryFireMods
 from rules.m1936.units import PROLONGED, STATES
 from rules.m1936.vehicles import Facing
+from rules.m1936.weather import SmokeOrigin
 
 R_FIELD = {"min_value": -20, "max_value": 20}
 
+
+BAND_WORDS = {Band.SHORT: _("short"), Band.MEDIUM: _("medium"), Band.LONG: _("long")}
+BAND_CHOICES = [(b.value, BAND_WORDS[b]) for b in Band]
+FACING_WORDS = {Facing.FRONT: _("front"), Facing.SIDE: _("side"), Facing.REAR: _("rear")}
+FACING_CHOICES = [(f.value, FACING_WORDS[f]) for f in Facing]
 
 # the API schema's name for the cover choices (config/settings.py ENUM_NAME_OVERRIDES)
 COVER_VALUES = tuple(COVER_TYPES)
@@ -158,7 +164,7 @@ class FireForm(BattleForm, DiceForm):
 
     firer = forms.ChoiceField(label=_("Firing unit"), choices=[])
     target = forms.ChoiceField(label=_("Target"), choices=[])
-    band = forms.ChoiceField(label=_("Range"), choices=[(b.value, b.value) for b in Band])
+    band = forms.ChoiceField(label=_("Range"), choices=BAND_CHOICES)
     bases = forms.IntegerField(label=_("Bases that fire"), min_value=1, max_value=20)
     performance = forms.IntegerField(label=_("Performance result R"), **R_FIELD)
     ammo = forms.ChoiceField(
@@ -174,7 +180,7 @@ class FireForm(BattleForm, DiceForm):
     )
     facing = forms.ChoiceField(
         label=_("Side of the vehicle hit"),
-        choices=[(f.value, f.value) for f in Facing],
+        choices=FACING_CHOICES,
         initial="frente",
         required=False,
     )
@@ -218,9 +224,7 @@ class VehicleAssaultForm(BattleForm, DiceForm):
     target = forms.ChoiceField(label=_("Vehicle"), choices=[])
     bases = forms.IntegerField(label=_("Bases in contact"), min_value=1, max_value=20)
     at_weapon = forms.ChoiceField(label=_("Anti-tank weapon"), choices=[(w, w) for w in AT_WEAPONS])
-    facing = forms.ChoiceField(
-        label=_("Side touched"), choices=[(f.value, f.value) for f in Facing]
-    )
+    facing = forms.ChoiceField(label=_("Side touched"), choices=FACING_CHOICES)
     performance = forms.IntegerField(label=_("Performance result R"), **R_FIELD)
     immobilise = forms.BooleanField(label=_("Aim at tracks or wheels"), required=False)
     in_command = forms.BooleanField(label=_("In command coherence"), required=False, initial=True)
@@ -370,3 +374,22 @@ class UnitCorrectForm(BattleForm):
             for k in ("morale", "suppression", "casualties", "pe", "state")
             if d.get(k) not in (None, "")
         }
+
+
+class SmokeForm(BattleForm):
+    """Smoke placed by hand (smoke bombs, a cloud the table agrees on) or a cloud cleared
+    (a fire put out, a correction). Bombardments and burning vehicles make theirs."""
+
+    origin = forms.ChoiceField(
+        label=_("Where the smoke comes from"),
+        choices=[
+            (SmokeOrigin.SMOKE_BOMBS.value, _("smoke bombs")),
+            (SmokeOrigin.BOMBARDMENT.value, _("bombardment")),
+            (SmokeOrigin.BURNING_VEHICLE.value, _("burning vehicle")),
+        ],
+        required=False,
+    )
+    where = forms.CharField(label=_("Where on the table"), max_length=80, required=False)
+    clear = forms.IntegerField(
+        label=_("Or clear smoke number"), min_value=1, max_value=999, required=False
+    )

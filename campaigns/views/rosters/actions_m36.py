@@ -100,6 +100,7 @@ M36_PLAY_ACTIONS: dict[str, Action] = {
     ),
     "m36recover": Action(mb.m36_recover, with_battle(rf.RecoverForm), fields=None, extra=None),
     "m36reveal": Action(mb.m36_reveal, with_battle(rf.RevealForm)),
+    "m36smoke": Action(mb.m36_smoke, with_battle(rf.SmokeForm)),
     "m36unit_correct": Action(
         mb.m36_unit_correct,
         with_battle(rf.UnitCorrectForm),
@@ -136,6 +137,7 @@ FORMS = {
     "m36command": rf.CommandCheckForm,
     "m36recover": rf.RecoverForm,
     "m36reveal": rf.RevealForm,
+    "m36smoke": rf.SmokeForm,
     "m36unit_correct": rf.UnitCorrectForm,
 }
 

@@ -19,6 +19,7 @@ from campaigns.services.skirmish.common import (
 )
 from campaigns.services.skirmish.m36_battle import state as st
 from campaigns.services.skirmish.m36_battle.fire import FACING_KEYS, apply_panic, vehicle_now
+from campaigns.services.skirmish.m36_battle.smoke import add_smoke
 from campaigns.services.skirmish.troops import Preview
 from rules.dice import DiceSource
 from rules.explain import Explanation
@@ -28,6 +29,7 @@ from rules.m1936.assault import AssaultSide, infantry_assault, vehicle_assault
 from rules.m1936.turn import Phase
 from rules.m1936.units import PANICKED, PINNED, UnitStatus, take_fire, take_vehicle_damage
 from rules.m1936.vehicles import LABELS, Facing
+from rules.m1936.weather import SMOKE_RULE, SmokeOrigin
 
 
 def _side(side, u: UnitStatus, bases: int, performance: int) -> AssaultSide:
@@ -194,6 +196,10 @@ def m36_vehicle_assault(
                 else None,
                 flags=hit.flags,
                 options=o.morale,
+            )
+        if damaged.destroyed_now:  # it burns (XIV.7.1)
+            hit.explanation.add(
+                SMOKE_RULE, add_smoke(battle, SmokeOrigin.BURNING_VEHICLE, foe.name)
             )
         all_dice_used(dice)
         exp = Explanation()

@@ -20,6 +20,7 @@ from campaigns.services.skirmish.common import (
 )
 from campaigns.services.skirmish.m36_battle import state as st
 from campaigns.services.skirmish.m36_battle.fog import reveal_numbers
+from campaigns.services.skirmish.m36_battle.smoke import add_smoke
 from campaigns.services.skirmish.troops import Preview
 from rules.dice import DiceSource
 from rules.explain import Explanation
@@ -29,7 +30,7 @@ from rules.m1936 import command as cmd
 from rules.m1936.air import AirAttackMods, air_attack_modifier, air_available
 from rules.m1936.data import parse_rule
 from rules.m1936.units import take_fire
-from rules.m1936.weather import Weather
+from rules.m1936.weather import SMOKE_RULE, SmokeOrigin, Weather
 
 
 def _stat(stats: dict, key: str, he: bool = True) -> int | None:
@@ -160,6 +161,8 @@ def m36_bombard(
         }
         battle.play = play
         mine[piece] = cmd.mark_acted(mine[piece])
+        where = f"{unit.name}, {template}"
+        exp.add(SMOKE_RULE, add_smoke(battle, SmokeOrigin.BOMBARDMENT, where))  # VII.7
         broken = st.store_hit(battle, side, mine, other, theirs)
         event = log_event(
             battle,

@@ -22,6 +22,7 @@ from campaigns.services.skirmish.common import (
     rolls,
 )
 from campaigns.services.skirmish.m36_battle import state as st
+from campaigns.services.skirmish.m36_battle.smoke import add_smoke
 from campaigns.services.skirmish.troops import Preview
 from rules.dice import DiceSource
 from rules.explain import Explanation
@@ -43,6 +44,7 @@ from rules.m1936.vehicles import (
     fire_at_vehicle,
     vehicle_hit_odds,
 )
+from rules.m1936.weather import SMOKE_RULE, SmokeOrigin
 
 FACING_KEYS = {Facing.FRONT: "front", Facing.SIDE: "side", Facing.REAR: "rear"}
 INFANTRY_FLAGS = tuple(InfantryFireMods.__dataclass_fields__)
@@ -196,6 +198,8 @@ def m36_fire(
                 )
         all_dice_used(dice)
         exp.extend(result.explanation)
+        if target.kind == "vehicle" and result.destroyed_now:  # it burns (XIV.7.1)
+            exp.add(SMOKE_RULE, add_smoke(battle, SmokeOrigin.BURNING_VEHICLE, target.name))
         theirs[target.key] = result.unit
         spread = apply_panic(theirs, result, panic_friends, o, exp)
         marked = cmd.mark_reacted(firer) if reaction else cmd.mark_acted(firer)

@@ -17,10 +17,12 @@ from campaigns.services.skirmish.common import (
     rolls,
 )
 from campaigns.services.skirmish.m36_battle import state as st
+from campaigns.services.skirmish.m36_battle.smoke import age_smoke
 from rules.dice import DiceSource
 from rules.i18n import msg
 from rules.m1936 import recovery
 from rules.m1936 import turn as m36t
+from rules.m1936.weather import SMOKE_RULE
 
 WEATHER_EVERY = 10
 
@@ -83,7 +85,11 @@ def m36_next_phase(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
                     }
                 )
             play["recovered"] = []
+            battle.play = play
+            aged = age_smoke(battle)  # V.6: smoke counters
+            play = dict(battle.play)
         else:
+            aged = []
             for side in sides:
                 units = st.units_of(side)
                 st.save_units(side, {u.key: u for u in recovery.end_of_phase(list(units.values()))})
@@ -107,6 +113,10 @@ def m36_next_phase(*, battle: SkirmishBattle, actor) -> SkirmishBattle:
             rule=m36t.END_RULE if new.phase is m36t.Phase.END else m36t.TURN_RULE,
             data={"steps": steps},
         )
+        for said in aged:
+            log_event(
+                battle, kind=SkirmishEvent.Kind.RULE, summary=said, actor=actor, rule=SMOKE_RULE
+            )
     return battle
 
 
