@@ -157,8 +157,9 @@ def demo():
 
 def test_every_page_fits_a_phone_and_reads_as_words(browser, live_server, demo):
     client, campaign = demo
-    signed_in = crawl(client, ["/"])
-    assert len(signed_in) > 30
+    battles = [b.get_absolute_url() for b in SkirmishBattle.objects.filter(status="playing")]
+    signed_in = crawl(client, ["/", *battles])
+    assert len(signed_in) > 30 and set(battles) <= set(signed_in)
     cookie = client.cookies["sessionid"]
     session = [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
     problems = visit(browser, live_server.url, signed_in, session)

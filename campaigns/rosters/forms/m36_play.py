@@ -11,6 +11,7 @@ import re
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from campaigns.rosters.forms.common import DiceForm
 from rules.m1936 import bombard as m36bo
@@ -24,9 +25,17 @@ from rules.m1936.weather import SmokeOrigin
 R_FIELD = {"min_value": -20, "max_value": 20}
 
 
-BAND_WORDS = {Band.SHORT: _("short"), Band.MEDIUM: _("medium"), Band.LONG: _("long")}
+BAND_WORDS = {
+    Band.SHORT: pgettext_lazy("range band", "short"),
+    Band.MEDIUM: pgettext_lazy("range band", "medium"),
+    Band.LONG: pgettext_lazy("range band", "long"),
+}
 BAND_CHOICES = [(b.value, BAND_WORDS[b]) for b in Band]
-FACING_WORDS = {Facing.FRONT: _("front"), Facing.SIDE: _("side"), Facing.REAR: _("rear")}
+FACING_WORDS = {
+    Facing.FRONT: pgettext_lazy("vehicle facing", "front"),
+    Facing.SIDE: pgettext_lazy("vehicle facing", "side"),
+    Facing.REAR: pgettext_lazy("vehicle facing", "rear"),
+}
 FACING_CHOICES = [(f.value, FACING_WORDS[f]) for f in Facing]
 
 # the API schema's name for the cover choices (config/settings.py ENUM_NAME_OVERRIDES)
