@@ -334,6 +334,12 @@ def test_9_1_role_roll_winner_must_choose(client, user, other_user):
         "defender",
         "attacker",
     ]
+    # undone: the roles swap back (one role per battle, both saved in turn)
+    t.do(0, "undo")
+    assert list(t.battle.sides.order_by("index").values_list("role", flat=True)) == [
+        "attacker",
+        "defender",
+    ]
 
 
 def test_6_4_a_grenade_in_an_activation_costs_2_PA_and_suppresses_in_the_ledger(table):
