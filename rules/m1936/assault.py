@@ -11,6 +11,7 @@ VI.3 with Section X's severe damage table (every result −1 PE).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from rules.dice import DiceSource
 from rules.errors import RuleError
@@ -30,6 +31,7 @@ from rules.m1936.vehicles import (
     Vehicle,
     VehicleHit,
     VehicleOptions,
+    hit_odds,
     resolve_hit,
 )
 from rules.serial import Serializable
@@ -204,21 +206,14 @@ def find_at_weapon(name: str) -> tuple[str, int, int]:
     raise RuleError(msg("%(name)s is not an anti-tank weapon", name=str(name)), rule="M36-X.1")
 
 
-def vehicle_assault(
-    *,
+def _assault_shot(
     attacker: AssaultSide,
     at_weapon: str | None,
-    vehicle: Vehicle,
-    facing: Facing,
-    performance: int,
-    dice: DiceSource,
-    immobilise: bool = False,
-    options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS,
-    assault_options: AssaultOptions = DEFAULT_OPTIONS,
-) -> VehicleHit:
-    """Infantry bases in contact attack the vehicle side they touch (X): FAC at short range,
-    the anti-tank weapon's P and D, one performance roll, Section X severe damage table."""
-    exp = Explanation()
+    immobilise: bool,
+    assault_options: AssaultOptions,
+    exp: Explanation,
+) -> Shot:
+    """The assault as a short-range shot (X): FAC, the anti-tank weapon's P and D."""
     _check_side(attacker)
     if at_weapon is None:
         raise RuleError(
@@ -234,8 +229,42 @@ def vehicle_assault(
     if immobilise:
         fa += exp.add(IMMOBILISE_RULE, msg("aiming at tracks or wheels: FA −1, D +1"), -1)
         d += 1
-    shot = Shot(fa, p, d, "X", immobilise=immobilise)
+    return Shot(fa, p, d, "X", immobilise=immobilise)
+
+
+def vehicle_assault(
+    *,
+    attacker: AssaultSide,
+    at_weapon: str | None,
+    vehicle: Vehicle,
+    facing: Facing,
+    performance: int,
+    dice: DiceSource,
+    immobilise: bool = False,
+    options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS,
+    assault_options: AssaultOptions = DEFAULT_OPTIONS,
+) -> VehicleHit:
+    """Infantry bases in contact attack the vehicle side they touch (X): FAC at short range,
+    the anti-tank weapon's P and D, one performance roll, Section X severe damage table."""
+    exp = Explanation()
+    shot = _assault_shot(attacker, at_weapon, immobilise, assault_options, exp)
     return resolve_hit(shot, vehicle, facing, performance, dice, options, exp)
+
+
+def vehicle_assault_odds(
+    *,
+    attacker: AssaultSide,
+    at_weapon: str | None,
+    vehicle: Vehicle,
+    facing: Facing,
+    performance: int,
+    immobilise: bool = False,
+    options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS,
+    assault_options: AssaultOptions = DEFAULT_OPTIONS,
+) -> dict[str, Fraction]:
+    """Exact odds of `vehicle_assault`'s outcome for this R (the severe d6 enumerated)."""
+    shot = _assault_shot(attacker, at_weapon, immobilise, assault_options, Explanation())
+    return hit_odds(shot, vehicle, facing, performance, options)
 
 
 def _at_weapon_of(attacker: AssaultSide, name: str) -> tuple[str, int, int]:

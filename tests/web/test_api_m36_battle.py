@@ -155,6 +155,12 @@ def test_T14_M36_X_explosives_destroy_the_panzer_from_the_rear(client, user, oth
         "dice_mode": "entered",
         "dice": "",
     }
+    odds = client.post(
+        f"/api/v1/skirmishes/{battle.pk}/odds/m36vehicle_assault/",
+        body,
+        content_type="application/json",
+    )
+    assert odds.json()["lines"] == [{"label": say(LABELS["destroyed"]), "value": "100.0%"}]
     r = act(client, battle, "m36vehicle_assault", body)
     assert r.status_code == 200, r.json()
     assert units(battle, 0)["2"]["state"] == "Destroyed"

@@ -119,6 +119,7 @@ def _initiative_preview(battle, me, d: dict) -> Preview:
 M36_PREVIEWS: dict[str, Callable[..., Preview]] = {
     "m36fire": lambda battle, me, d: mb.fire_preview(battle, me, fire_input(d)),
     "m36assault": mb.assault_preview,
+    "m36vehicle_assault": mb.vehicle_assault_preview,
     "m36bombard": mb.bombard_preview,
     "m36initiative": _initiative_preview,
 }

@@ -1,5 +1,7 @@
 """Infantry assault (M36-IX) and vehicle assault (M36-X): T13, T14, T26."""
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +17,7 @@ from rules.m1936.assault import (
     find_at_weapon,
     infantry_assault,
     vehicle_assault,
+    vehicle_assault_odds,
 )
 from rules.m1936.data import Faction, catalogue
 from rules.m1936.fire import Weapon
@@ -230,3 +233,19 @@ def test_M36_X_1_needs_equipment():
         vehicle_assault(attacker=side(), at_weapon=None, dice=EnteredDice(), **kw)
     with pytest.raises(RuleError):
         vehicle_assault(attacker=side(), at_weapon="Explosivos", dice=EnteredDice(), **kw)
+
+
+@pytest.mark.parametrize("r", [-2, 0, 1, 3])
+@pytest.mark.parametrize("facing", list(Facing))
+def test_M36_X_vehicle_assault_odds_match_every_severe_die(r, facing):
+    """The exact odds of an assault on a vehicle against the six faces of the severe d6."""
+    armoured = Vehicle("box", {"frente": 6, "lateral": 4, "trasera": 3}, 3)
+    a = side("A", 4, 2, rules=frozenset({"Granadas de Mano"}))
+    kw = {"attacker": a, "at_weapon": "Granadas de Mano", "vehicle": armoured, "facing": facing}
+    odds = vehicle_assault_odds(performance=r, **kw)
+    brute: dict[str, Fraction] = {}
+    for face in range(1, 7):
+        h = vehicle_assault(performance=r, dice=EnteredDice([face]), **kw)
+        key = h.severe_result or h.outcome
+        brute[key] = brute.get(key, Fraction(0)) + Fraction(1, 6)
+    assert {k: v for k, v in odds.items() if v} == brute

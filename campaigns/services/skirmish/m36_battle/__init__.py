@@ -5,6 +5,7 @@ from campaigns.services.skirmish.m36_battle.assault import (
     assault_preview,
     m36_assault,
     m36_vehicle_assault,
+    vehicle_assault_preview,
 )
 from campaigns.services.skirmish.m36_battle.bombard import (
     bombard_preview,
@@ -37,4 +38,5 @@ __all__ = [
     "m36_unit_correct",
     "m36_units_setup",
     "m36_vehicle_assault",
+    "vehicle_assault_preview",
 ]

@@ -14,6 +14,7 @@ from campaigns.services.skirmish.common import (
     all_dice_used,
     engine_errors,
     log_event,
+    pct,
     playing,
     rolls,
 )
@@ -25,7 +26,12 @@ from rules.dice import DiceSource
 from rules.explain import Explanation
 from rules.i18n import msg
 from rules.m1936 import command as cmd
-from rules.m1936.assault import AssaultSide, infantry_assault, vehicle_assault
+from rules.m1936.assault import (
+    AssaultSide,
+    infantry_assault,
+    vehicle_assault,
+    vehicle_assault_odds,
+)
 from rules.m1936.turn import Phase
 from rules.m1936.units import PANICKED, PINNED, UnitStatus, take_fire, take_vehicle_damage
 from rules.m1936.vehicles import LABELS, Facing
@@ -259,3 +265,29 @@ def assault_preview(battle, me, data: dict) -> Preview:
             for i, name in ((1, foe.name if foe.revealed else "?"), (0, mine.name))
         ]
     )
+
+
+def vehicle_assault_preview(battle, me, data: dict) -> Preview:
+    """The exact odds of each outcome of an assault on a vehicle for the R entered (X)."""
+    if me is None:
+        raise ValidationError({"__all__": [_("Only the battle's players may do this.")]})
+    other = battle.sides.get(index=1 - me.index)
+    st.require_set_up(me, "unit")
+    st.require_set_up(other, "target")
+    mine = st.unit_of(st.units_of(me), data["unit"], "unit")
+    foe = st.unit_of(st.units_of(other), data["target"], "target")
+    if foe.kind != "vehicle":
+        raise ValidationError({"target": [_("Choose a vehicle.")]})
+    o = st.options(battle)
+    with engine_errors("at_weapon"):
+        odds = vehicle_assault_odds(
+            attacker=_side(me, mine, data["bases"], data["performance"]),
+            at_weapon=data.get("at_weapon") or None,
+            vehicle=vehicle_now(other, foe),
+            facing=Facing(data["facing"]),
+            performance=data["performance"],
+            immobilise=bool(data.get("immobilise")),
+            options=o.vehicle,
+            assault_options=o.assault,
+        )
+    return Preview([(say(LABELS[k]), pct(p)) for k, p in odds.items() if p])
