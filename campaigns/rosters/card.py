@@ -7,6 +7,7 @@ import dataclasses
 from typing import Any
 
 from campaigns.i18n import say
+from campaigns.rosters.engine import m36_army_options
 from campaigns.rosters.words import doubtful, soldier_name, squad_name, weapon_msg
 from rules.errors import RuleError
 from rules.m1936 import army as m36_army
@@ -64,9 +65,9 @@ def pb_card(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def m36_card(data: dict[str, Any]) -> dict[str, Any]:
+def m36_card(data: dict[str, Any], house_rules: dict | None = None) -> dict[str, Any]:
     army = m36_army.ArmyList.from_dict(data)
-    result = validate_army(army)
+    result = validate_army(army, m36_army_options(house_rules))
     rows = []
     for i, (entry, cost) in enumerate(zip(army.entries, result.entry_costs, strict=True)):
         try:
@@ -114,5 +115,5 @@ def _stat(value) -> str:
     return str(value)
 
 
-def card(system: str, data: dict[str, Any]) -> dict[str, Any]:
-    return pb_card(data) if system == "parabellum" else m36_card(data)
+def card(system: str, data: dict[str, Any], house_rules: dict | None = None) -> dict[str, Any]:
+    return pb_card(data) if system == "parabellum" else m36_card(data, house_rules)

@@ -313,11 +313,48 @@ def m36_house_rules(data: dict[str, Any]) -> M36HouseRules:
     return M36HouseRules(**{k: bool(v) for k, v in (data or {}).items() if k in known})
 
 
-M36_OPS = ("add_unit", "remove_unit", "add_upgrade", "remove_upgrade", "label")
+ARMY_KEY = "army"  # house_rules key of the 1936 army-list readings (`ArmyOptions`)
+ROUNDINGS = ("half_up", "down", "up")
 
 
-def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dict, Msg]:
-    """One army-list builder edit. Units and upgrades must exist in the faction's catalogue."""
+def m36_army_readings(raw: Any) -> dict[str, Any]:
+    """The army-list readings a player chose, checked: only those that differ from the
+    defaults (the seed's literal text), as stored under `house_rules["army"]`."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise BuilderError(ARMY_KEY, _("The army-list readings are a JSON object."))
+    fields = {f.name: f.default for f in dataclasses.fields(m36_army.ArmyOptions)}
+    clean = {}
+    for key, value in raw.items():
+        if key not in fields:
+            raise BuilderError(key, _("%(k)s is not an army-list reading.") % {"k": key})
+        if key == "rounding":
+            if value not in ROUNDINGS:
+                raise BuilderError(
+                    key, _("Choose one of: %(options)s.") % {"options": ", ".join(ROUNDINGS)}
+                )
+        elif not isinstance(value, bool):
+            raise BuilderError(key, _("Give true or false."))
+        if value != fields[key]:
+            clean[key] = value
+    return clean
+
+
+def m36_army_options(house_rules: dict[str, Any] | None) -> m36_army.ArmyOptions:
+    """The roster's army-list readings (`ArmyOptions`); the defaults where none is stored."""
+    raw = (house_rules or {}).get(ARMY_KEY) or {}
+    return m36_army.ArmyOptions(**m36_army_readings(raw if isinstance(raw, dict) else {}))
+
+
+M36_OPS = ("add_unit", "remove_unit", "add_upgrade", "remove_upgrade", "label", "quality")
+
+
+def m36_edit(
+    data: dict[str, Any], op: str, params: dict[str, Any], house_rules: dict | None = None
+) -> tuple[dict, Msg]:
+    """One army-list builder edit. Units and upgrades must exist in the faction's catalogue;
+    a unit's own quality needs the `per_unit_quality` reading."""
     army = m36_army_list(data)
     entries = list(army.entries)
     cat = catalogue()
@@ -345,6 +382,15 @@ def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dic
             label = str(params.get("label") or "")[:60]
             entries[index] = dataclasses.replace(entry, label=label)
             summary = msg("unit %(i)s labelled %(l)s", i=index + 1, l=label or "—")
+        elif op == "quality":
+            quality = _unit_quality(params.get("quality"), army, house_rules)
+            entries[index] = dataclasses.replace(entry, quality=quality)
+            summary = msg(
+                "unit %(i)s (%(n)s): quality %(q)s",
+                i=index + 1,
+                n=entry.profile,
+                q=m36_labels.label(m36_labels.QUALITIES, quality or army.quality),
+            )
         else:
             upgrade = str(params.get("upgrade") or "")
             if op == "add_upgrade":
@@ -370,6 +416,24 @@ def m36_edit(data: dict[str, Any], op: str, params: dict[str, Any]) -> tuple[dic
     return dataclasses.replace(army, entries=tuple(entries)).to_dict(), summary
 
 
+def _unit_quality(raw: Any, army: m36_army.ArmyList, house_rules: dict | None) -> Quality | None:
+    """A unit's own quality (None: the force's); refused unless the roster's readings allow it."""
+    if raw in (None, "") or raw == army.quality:
+        return None
+    if raw not in Quality._value2member_map_:
+        options = ", ".join(say(m36_labels.label(m36_labels.QUALITIES, q.value)) for q in Quality)
+        raise BuilderError("quality", _("Choose one of: %(options)s.") % {"options": options})
+    if not m36_army_options(house_rules).per_unit_quality:
+        raise BuilderError(
+            "quality",
+            _(
+                "Every unit has the force's quality (a unit differs only through Veteranía); "
+                "the army-list reading “Quality per unit” allows another."
+            ),
+        )
+    return Quality(raw)
+
+
 def _index(raw: Any, length: int) -> int:
     try:
         index = int(raw) - 1
@@ -380,16 +444,20 @@ def _index(raw: Any, length: int) -> int:
     return index
 
 
-def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, Any]:
+def m36_report(
+    data: dict[str, Any], selected: int | None = None, house_rules: dict | None = None
+) -> dict[str, Any]:
     army = m36_army_list(data)
-    result = validate_army(army)
-    options = legal_options(army)
+    readings = m36_army_options(house_rules)
+    result = validate_army(army, readings)
+    options = legal_options(army, options=readings)
     entries = []
     for i, (entry, cost) in enumerate(zip(army.entries, result.entry_costs, strict=True)):
         row = {
             "number": i + 1,
             "profile": entry.profile,
             "label": entry.label,
+            "quality": say(m36_labels.label(m36_labels.QUALITIES, entry.quality)),
             "upgrades": list(entry.upgrades),
             "cost": cost,
             "violations": [say(v.message) for v in result.violations if v.entry == i],
@@ -397,7 +465,7 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
         }
         if selected is not None and selected == i:
             try:
-                ups = legal_options(army, i).upgrades
+                ups = legal_options(army, i, readings).upgrades
             except RuleError:
                 ups = ()
             row["upgrade_options"] = [{**u.to_dict(), "reason": say(u.reason)} for u in ups]
@@ -421,10 +489,17 @@ def m36_report(data: dict[str, Any], selected: int | None = None) -> dict[str, A
             f"{e['number']}. {e['profile']}: {e['warning']}" for e in entries if e["warning"]
         ],
         "units": [unit_option(u) for u in options.units],
+        # the builder offers a unit's own quality only under the `per_unit_quality` reading
+        "qualities": [
+            {"value": q.value, "label": say(m36_labels.label(m36_labels.QUALITIES, q.value))}
+            for q in Quality
+        ]
+        if readings.per_unit_quality
+        else [],
     }
 
 
 def report(system: str, data: dict, house_rules: dict, selected: int | None = None) -> dict:
     if system == PARABELLUM:
         return pb_report(data, house_rules)
-    return m36_report(data, selected)
+    return m36_report(data, selected, house_rules)

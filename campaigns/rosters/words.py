@@ -129,9 +129,68 @@ HOUSE_RULES = {
 }
 
 
-def house_rules_summary(on: list[str]) -> Msg:
-    """The history line of a house-rules change: which rules are now on, in words."""
+def house_rules_summary(on: list[str], army: dict[str, Any] | None = None) -> Msg:
+    """The history line of a house-rules change: which rules are now on, in words, and any
+    1936 army-list readings other than the defaults."""
     if not on:
-        return msg("House rules switched on: none")
-    names = [HOUSE_RULES.get(k, k) for k in on]
-    return msg("House rules switched on: %(on)s", on=pb_labels.joined(names))
+        said = msg("House rules switched on: none")
+    else:
+        names = [HOUSE_RULES.get(k, k) for k in on]
+        said = msg("House rules switched on: %(on)s", on=pb_labels.joined(names))
+    if army is None:
+        return said
+    readings = pb_labels.joined(army_readings_said(army)) or msg("the rulebook's defaults")
+    return msg("%(hr)s; army-list readings: %(r)s", hr=said, r=readings)
+
+
+#: The 1936 army-list readings (`rules.m1936.army.ArmyOptions`): label naming the rule, the
+#: default (the seed's literal text) and the other reading, from rules/m1936/DECISIONS.md.
+ARMY_READINGS = {
+    "rounding": msg("Rounding of quality costs [M36-II]"),
+    "quality_applies_to_upgrades": msg("Quality percentage on upgrades too [M36-II]"),
+    "per_unit_quality": msg("Quality per unit [M36-II Efectos de la calidad]"),
+    "apply_rule_quality_modifiers": msg("Quality modifiers of Líder, Observar and Cavar [M36-III]"),
+    "fog_of_war_token_limit": msg("At most 15 units (fog of war numbers) [M36-XIV.1]"),
+}
+#: The form's box for the one reading that is on by default switches it off.
+NO_RULE_MODIFIERS = msg("Leave out the quality modifiers of Líder, Observar and Cavar [M36-III]")
+ARMY_HELP = {
+    "rounding": msg(
+        "The rulebook gives no rounding for the quality percentage (75 × 1.30 = 97.5). "
+        "Default: half up (98); also always down (97) or always up. The attacker's budget "
+        "(the defender's plus half) rounds the same way."
+    ),
+    "quality_applies_to_upgrades": msg(
+        "Default: the percentage applies to the base cost only and upgrades cost their flat "
+        "price. On: the percentage applies to the upgrades too."
+    ),
+    "per_unit_quality": msg(
+        "Default: one quality for the whole force; a unit differs only through Veteranía. "
+        "On: each unit may have its own quality and pays its percentage."
+    ),
+    "apply_rule_quality_modifiers": msg(
+        "Default: Section III adds the quality modifiers (Green +1, Regular 0, Veteran −1, "
+        "Elite 0) to the levels of these rules. Ticked: the levels stay as listed."
+    ),
+    "fog_of_war_token_limit": msg(
+        "Fog of war numbers units 1 to 15 (XIV.1), an optional rule. Default: no limit. "
+        "On: a list with more than 15 units is not valid."
+    ),
+}
+ROUNDINGS = {
+    "half_up": msg("half up (default)"),
+    "down": msg("always down"),
+    "up": msg("always up"),
+}
+
+
+def army_readings_said(readings: dict[str, Any]) -> list[Msg]:
+    """The army-list readings that differ from the defaults, in words."""
+    said = []
+    for key, value in readings.items():
+        if key == "rounding":
+            said.append(msg("%(r)s: %(v)s", r=ARMY_READINGS[key], v=ROUNDINGS[value]))
+        else:
+            yes = msg("on") if value else msg("off")
+            said.append(msg("%(r)s: %(v)s", r=ARMY_READINGS.get(key, key), v=yes))
+    return said

@@ -19,10 +19,12 @@ from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign, Roster, RosterChange, RosterSystem, bounds
 from campaigns.rosters.engine import (
+    ARMY_KEY,
     M1936,
     PARABELLUM,
     BuilderError,
     jsonable,
+    m36_army_readings,
     m36_edit,
     m36_house_rules,
     m36_new,
@@ -33,6 +35,7 @@ from campaigns.rosters.engine import (
 from campaigns.rosters.words import house_rules_summary
 from campaigns.services._base import lock_in_order
 from rules.i18n import Msg, msg
+from rules.m1936.data import RULE as M36_ARMY_RULE
 
 NOTHING_CHANGED = gettext_lazy("Nothing changed.")
 
@@ -180,7 +183,9 @@ def roster_edit(*, roster: Roster, actor, edit: dict[str, Any]) -> Roster:
                     edit.get("value"),
                 )
             else:
-                data, summary = m36_edit(locked.data, str(edit.get("op") or ""), edit)
+                data, summary = m36_edit(
+                    locked.data, str(edit.get("op") or ""), edit, locked.house_rules
+                )
         except BuilderError as exc:
             raise _invalid(exc) from None
         if data == locked.data:
@@ -239,7 +244,9 @@ def roster_update(*, roster: Roster, actor, name: str, campaign: Campaign | None
 
 
 def roster_house_rules_set(*, roster: Roster, actor, options: dict[str, Any]) -> Roster:
-    """Choose the campaign house rules (all off by default; none is in the rulebook)."""
+    """Choose the campaign house rules (all off by default; none is in the rulebook) and, for
+    a 1936 roster, its army-list readings (`options["army"]`, stored as those that differ
+    from the defaults). Every field not given goes back to its default."""
     with transaction.atomic():
         locked = lock_roster(roster.pk)
         _editable(locked, actor)
@@ -249,6 +256,9 @@ def roster_house_rules_set(*, roster: Roster, actor, options: dict[str, Any]) ->
             else:
                 clean = m36_house_rules(options).to_dict()
                 clean.pop("label", None)
+                readings = m36_army_readings(options.get(ARMY_KEY))
+                if readings:
+                    clean[ARMY_KEY] = readings
         except BuilderError as exc:
             raise _invalid(exc) from None
         for key, limits in bounds.HOUSE_RULES.items():
@@ -262,11 +272,16 @@ def roster_house_rules_set(*, roster: Roster, actor, options: dict[str, Any]) ->
         locked.house_rules = clean
         locked.save(update_fields=["house_rules", "updated_at"])
         on = [k for k, v in clean.items() if v is True]
+        rule, army = "HR", None
+        if locked.system == M1936:
+            changed = clean.get(ARMY_KEY) != (before["house_rules"] or {}).get(ARMY_KEY)
+            rule = M36_ARMY_RULE if changed else "HOUSE-M36-carry-over"
+            army = clean.get(ARMY_KEY) or ({} if changed else None)
         record_change(
             locked,
             kind=RosterChange.Kind.HOUSE_RULES,
-            summary=house_rules_summary(on),
-            rule="HR" if locked.system == PARABELLUM else "HOUSE-M36-carry-over",
+            summary=house_rules_summary(on, army),
+            rule=rule,
             actor=actor,
             before=before,
             after=state_of(locked),

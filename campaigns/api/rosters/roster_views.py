@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -16,6 +15,7 @@ from campaigns.api.rosters.serializers import (
     RosterChangeSerializer,
     RosterCreateSerializer,
     RosterEditSerializer,
+    RosterHouseRulesSerializer,
     RosterSerializer,
     RosterSettingsSerializer,
 )
@@ -69,9 +69,11 @@ class RosterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         roster = svc.roster_edit(roster=roster, actor=request.user, edit=data.validated_data)
         return Response(RosterSerializer(roster).data)
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=RosterSerializer)
+    @extend_schema(request=RosterHouseRulesSerializer, responses=RosterSerializer)
     @action(detail=True, methods=["post"], url_path="house-rules")
     def house_rules(self, request, pk=None):
+        """Set the house rules (and, for 1936, the army-list readings under `army`); the
+        service checks the values, so the body is passed on as sent."""
         roster = self._mine()
         if not isinstance(request.data, dict):
             raise ValidationError({"detail": [_("A JSON object of the house rules' fields.")]})

@@ -11,7 +11,9 @@ from rest_framework import serializers
 from campaigns.i18n import say
 from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
 from campaigns.models import bounds as b
+from campaigns.rosters.engine import ROUNDINGS as ROUNDING_CHOICES
 from campaigns.rosters.engine import report
+from campaigns.rosters.words import ARMY_HELP
 from campaigns.selectors.rosters import (
     battle_orders,
     sealed_status,
@@ -63,7 +65,9 @@ class RosterCreateSerializer(serializers.Serializer):
 
 
 class RosterEditSerializer(serializers.Serializer):
-    """Parabellum: soldier_id, field, value. 1936: op, profile / entry / upgrade / label."""
+    """Parabellum: soldier_id, field, value. 1936: op, profile / entry / upgrade / label /
+    quality (op "quality": a unit's own quality, "" for the force's; needs the army-list
+    reading `per_unit_quality`)."""
 
     soldier_id = serializers.CharField(required=False, max_length=40)
     field = serializers.CharField(required=False, max_length=40)
@@ -75,6 +79,63 @@ class RosterEditSerializer(serializers.Serializer):
     entry = serializers.IntegerField(required=False, **b.form_range(b.ELEMENT_COUNT))
     upgrade = serializers.CharField(required=False, max_length=80)
     label = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    quality = serializers.CharField(required=False, allow_blank=True, max_length=40)
+
+
+class ArmyReadingsSerializer(serializers.Serializer):
+    """1936 army-list readings (`rules.m1936.army.ArmyOptions`); a field left out is its
+    default, the rulebook's literal text."""
+
+    rounding = serializers.ChoiceField(
+        choices=ROUNDING_CHOICES,
+        required=False,
+        help_text=str(ARMY_HELP["rounding"]) + " [M36-II]",
+    )
+    quality_applies_to_upgrades = serializers.BooleanField(
+        required=False, help_text=str(ARMY_HELP["quality_applies_to_upgrades"]) + " [M36-II]"
+    )
+    per_unit_quality = serializers.BooleanField(
+        required=False, help_text=str(ARMY_HELP["per_unit_quality"]) + " [M36-II]"
+    )
+    apply_rule_quality_modifiers = serializers.BooleanField(
+        required=False,
+        help_text="Default true: Section III adds the quality modifiers (Green +1, Regular 0, "
+        "Veteran -1, Elite 0) to the levels of Líder, Observar and Cavar; false: the levels "
+        "stay as listed. [M36-III]",
+    )
+    fog_of_war_token_limit = serializers.BooleanField(
+        required=False, help_text=str(ARMY_HELP["fog_of_war_token_limit"]) + " [M36-XIV.1]"
+    )
+
+
+class RosterHouseRulesSerializer(serializers.Serializer):
+    """The whole set: a field left out goes back to its default. Parabellum takes the HR-1…4
+    fields; 1936 the carry_* house rules and `army`, its army-list readings. A bad value is a
+    400 naming the field."""
+
+    casualties_carry_over = serializers.BooleanField(required=False, help_text="Parabellum HR-1")
+    recovery_target = serializers.IntegerField(
+        required=False,
+        help_text="Parabellum HR-1",
+        **b.form_range(b.HOUSE_RULES["recovery_target"]),
+    )
+    promotion = serializers.BooleanField(required=False, help_text="Parabellum HR-2")
+    battles_to_regular = serializers.IntegerField(
+        required=False, help_text="Parabellum HR-2", **b.form_range(b.BATTLES_TO_PROMOTE)
+    )
+    battles_to_veteran = serializers.IntegerField(
+        required=False, help_text="Parabellum HR-2", **b.form_range(b.BATTLES_TO_PROMOTE)
+    )
+    replacements = serializers.BooleanField(required=False, help_text="Parabellum HR-3")
+    carry_over_po = serializers.BooleanField(required=False, help_text="Parabellum HR-4")
+    po_carry_over_cap = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Parabellum HR-4", **b.form_range(b.PO)
+    )
+    carry_casualties = serializers.BooleanField(required=False, help_text="1936 house rule")
+    carry_decimation = serializers.BooleanField(required=False, help_text="1936 house rule")
+    carry_vehicle_damage = serializers.BooleanField(required=False, help_text="1936 house rule")
+    carry_destroyed = serializers.BooleanField(required=False, help_text="1936 house rule")
+    army = ArmyReadingsSerializer(required=False, help_text="1936 army-list readings")
 
 
 class RosterChangeSerializer(serializers.Serializer):

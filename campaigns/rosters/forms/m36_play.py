@@ -11,7 +11,6 @@ import re
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from campaigns.rosters.forms.common import DiceForm
 from rules.m1936 import bombard as m36bo
@@ -26,15 +25,15 @@ R_FIELD = {"min_value": -20, "max_value": 20}
 
 
 BAND_WORDS = {
-    Band.SHORT: pgettext_lazy("range band", "short"),
-    Band.MEDIUM: pgettext_lazy("range band", "medium"),
-    Band.LONG: pgettext_lazy("range band", "long"),
+    Band.SHORT: _("short range"),
+    Band.MEDIUM: _("medium range"),
+    Band.LONG: _("long range"),
 }
 BAND_CHOICES = [(b.value, BAND_WORDS[b]) for b in Band]
 FACING_WORDS = {
-    Facing.FRONT: pgettext_lazy("vehicle facing", "front"),
-    Facing.SIDE: pgettext_lazy("vehicle facing", "side"),
-    Facing.REAR: pgettext_lazy("vehicle facing", "rear"),
+    Facing.FRONT: _("front armour"),
+    Facing.SIDE: _("side armour"),
+    Facing.REAR: _("rear armour"),
 }
 FACING_CHOICES = [(f.value, FACING_WORDS[f]) for f in Facing]
 

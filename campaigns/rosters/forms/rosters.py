@@ -8,8 +8,15 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, Roster, RosterSystem, SkirmishBattle
 from campaigns.models import bounds as b
+from campaigns.rosters.engine import m36_army_options
 from campaigns.rosters.forms.common import ROLE_CHOICES, enum_choices, say_lazy
-from campaigns.rosters.words import squad_choices
+from campaigns.rosters.words import (
+    ARMY_HELP,
+    ARMY_READINGS,
+    NO_RULE_MODIFIERS,
+    ROUNDINGS,
+    squad_choices,
+)
 from rules.i18n import msg
 from rules.m1936 import labels as m36_labels
 from rules.m1936.army import GameSize, Role
@@ -101,11 +108,67 @@ class PBHouseRulesForm(forms.Form):
     )
 
 
+def _reading(key: str, **kwargs):
+    return {"label": say_lazy(ARMY_READINGS[key]), "help_text": say_lazy(ARMY_HELP[key]), **kwargs}
+
+
 class M36HouseRulesForm(forms.Form):
+    """The carry-over house rules and the army-list readings (`ArmyOptions`). Every reading
+    left blank or unticked is the default, the rulebook's literal text; the Section III
+    modifiers are on by default, so their box switches them off."""
+
     carry_casualties = forms.BooleanField(label=_("Carry casualties over"), required=False)
     carry_decimation = forms.BooleanField(label=_("Carry decimation over"), required=False)
     carry_vehicle_damage = forms.BooleanField(label=_("Carry vehicle damage over"), required=False)
     carry_destroyed = forms.BooleanField(label=_("Destroyed units stay destroyed"), required=False)
+    rounding = forms.ChoiceField(
+        choices=[(k, say_lazy(v)) for k, v in ROUNDINGS.items()],
+        required=False,
+        **_reading("rounding"),
+    )
+    quality_applies_to_upgrades = forms.BooleanField(
+        required=False, **_reading("quality_applies_to_upgrades")
+    )
+    per_unit_quality = forms.BooleanField(required=False, **_reading("per_unit_quality"))
+    no_rule_quality_modifiers = forms.BooleanField(
+        required=False,
+        **{**_reading("apply_rule_quality_modifiers"), "label": say_lazy(NO_RULE_MODIFIERS)},
+    )
+    fog_of_war_token_limit = forms.BooleanField(
+        required=False, **_reading("fog_of_war_token_limit")
+    )
+
+    ARMY_FIELDS = (
+        "rounding",
+        "quality_applies_to_upgrades",
+        "per_unit_quality",
+        "no_rule_quality_modifiers",
+        "fog_of_war_token_limit",
+    )
+
+    @classmethod
+    def initial_for(cls, roster) -> dict:
+        house = roster.house_rules or {}
+        army = m36_army_options(house)
+        return {
+            **{k: v for k, v in house.items() if k in cls.base_fields},
+            **army.to_dict(),
+            "no_rule_quality_modifiers": not army.apply_rule_quality_modifiers,
+        }
+
+    def clean(self) -> dict:
+        """The service's shape: the readings under "army"."""
+        data = super().clean()
+        army = {k: data.pop(k) for k in self.ARMY_FIELDS if k in data}
+        army["rounding"] = army.get("rounding") or "half_up"
+        army["apply_rule_quality_modifiers"] = not army.pop("no_rule_quality_modifiers", False)
+        return {**data, "army": army}
+
+    def carry_fields(self):
+        return [self[k] for k in self.fields if k not in self.ARMY_FIELDS]
+
+    def army_fields(self):
+        return [self[k] for k in self.ARMY_FIELDS]
 
 
 class PBEditForm(forms.Form):
@@ -119,13 +182,22 @@ class PBEditForm(forms.Form):
 class M36EditForm(forms.Form):
     op = forms.ChoiceField(
         choices=[
-            (o, o) for o in ("add_unit", "remove_unit", "add_upgrade", "remove_upgrade", "label")
+            (o, o)
+            for o in (
+                "add_unit",
+                "remove_unit",
+                "add_upgrade",
+                "remove_upgrade",
+                "label",
+                "quality",
+            )
         ]
     )
     profile = forms.CharField(max_length=120, required=False)
     entry = forms.IntegerField(required=False, **b.form_range(b.ELEMENT_COUNT))
     upgrade = forms.CharField(max_length=80, required=False)
     label = forms.CharField(max_length=60, required=False)
+    quality = forms.CharField(max_length=40, required=False)
 
 
 # --- skirmish battles ------------------------------------------------------------------------

@@ -18,7 +18,14 @@ from campaigns.models import (
     SkirmishEvent,
     SkirmishSide,
 )
-from campaigns.rosters.engine import PARABELLUM, m36_army_list, pb_report
+from campaigns.rosters.engine import (
+    ARMY_KEY,
+    M1936,
+    PARABELLUM,
+    m36_army_list,
+    m36_army_options,
+    pb_report,
+)
 from campaigns.services.rosters import lock_roster, lock_rosters, record_change
 from campaigns.services.skirmish.common import (
     battle_sides,
@@ -49,12 +56,19 @@ def _roster_usable(roster: Roster, user, system: str) -> dict[str, Any]:
                 {"roster": [_("The roster is not valid yet: fix it in the builder first.")]}
             )
         return {"start_po": report["starting_po"]}
-    check = validate_army(m36_army_list(roster.data))
+    check = validate_army(m36_army_list(roster.data), m36_army_options(roster.house_rules))
     if not check.valid:
         raise ValidationError(
             {"roster": [_("The army list is not valid yet: fix it in the builder first.")]}
         )
     return {"start_po": 0}
+
+
+def _snapshot(roster: Roster) -> dict[str, Any]:
+    """The roster as fielded; a 1936 list keeps the army-list readings it was checked with
+    (`house_rules["army"]`, read back by `m36_army_options(snapshot)`)."""
+    readings = (roster.house_rules or {}).get(ARMY_KEY) if roster.system == M1936 else None
+    return {**roster.data, ARMY_KEY: readings} if readings else roster.data
 
 
 def skirmish_create(
@@ -97,7 +111,7 @@ def skirmish_create(
             role=role,
             player=creator,
             roster=locked,
-            snapshot=locked.data,
+            snapshot=_snapshot(locked),
             start_po=info["start_po"],
             po=info["start_po"],
         )
@@ -129,7 +143,7 @@ def skirmish_join(*, battle: SkirmishBattle, actor, roster: Roster) -> SkirmishB
         locked = lock_roster(roster.pk)
         info = _roster_usable(locked, actor, battle.system)
         side.roster = locked
-        side.snapshot = locked.data
+        side.snapshot = _snapshot(locked)
         side.start_po = side.po = info["start_po"]
         side.save(update_fields=["roster", "snapshot", "start_po", "po"])
         battle.status = SkirmishBattle.Status.PLAYING

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
-from campaigns.rosters.engine import M1936, jsonable, m36_army_list
+from campaigns.rosters.engine import M1936, jsonable, m36_army_list, m36_army_options
 from campaigns.rosters.readings import battle_readings
 from campaigns.services.skirmish.battles import close_battle, record_battle_history
 from campaigns.services.skirmish.common import (
@@ -212,7 +212,9 @@ def m36_construction_start(*, battle: SkirmishBattle, actor, waiting_days: int) 
         units = {
             f"{i + 1}. {e.label or e.profile}": [
                 f"{k}({v})" if v is not None else k
-                for k, v in effective_rules(e, army.faction, army.quality).items()
+                for k, v in effective_rules(
+                    e, army.faction, army.quality, m36_army_options(side.snapshot)
+                ).items()
             ]
             for i, e in enumerate(army.entries)
         }

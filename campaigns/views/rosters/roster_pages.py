@@ -111,7 +111,7 @@ def roster_detail_view(request, pk: int):
         if roster.system == PARABELLUM:
             hr_form = rf.PBHouseRulesForm(initial=pb_house_rules(roster.house_rules).to_dict())
         else:
-            hr_form = rf.M36HouseRulesForm(initial=roster.house_rules)
+            hr_form = rf.M36HouseRulesForm(initial=rf.M36HouseRulesForm.initial_for(roster))
     context.update(
         {
             "history": roster_history(roster)[:HISTORY_ON_PAGE],
@@ -201,7 +201,9 @@ def roster_print_view(request, pk: int):
     """A printable roster card: each soldier or unit with its values, for the table."""
     roster = _roster(request, pk)
     return render(
-        request, "rosters/print.html", {"roster": roster, "card": card(roster.system, roster.data)}
+        request,
+        "rosters/print.html",
+        {"roster": roster, "card": card(roster.system, roster.data, roster.house_rules)},
     )
 
 

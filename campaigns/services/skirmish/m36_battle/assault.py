@@ -234,8 +234,8 @@ def m36_vehicle_assault(
     return event
 
 
-def assault_preview(battle, me, data: dict) -> Preview:
-    """The effective FA, suppression and casualties on each side for the R entered."""
+def _preview_units(battle, me, data: dict):
+    """The other side, my unit and the enemy unit a preview's fields name."""
     if me is None:
         raise ValidationError({"__all__": [_("Only the battle's players may do this.")]})
     other = battle.sides.get(index=1 - me.index)
@@ -243,6 +243,12 @@ def assault_preview(battle, me, data: dict) -> Preview:
     st.require_set_up(other, "target")
     mine = st.unit_of(st.units_of(me), data["unit"], "unit")
     foe = st.unit_of(st.units_of(other), data["target"], "target")
+    return other, mine, foe
+
+
+def assault_preview(battle, me, data: dict) -> Preview:
+    """The effective FA, suppression and casualties on each side for the R entered."""
+    other, mine, foe = _preview_units(battle, me, data)
     with engine_errors("bases"):
         result = infantry_assault(
             _side(me, mine, data["bases"], data["performance"]),
@@ -269,13 +275,7 @@ def assault_preview(battle, me, data: dict) -> Preview:
 
 def vehicle_assault_preview(battle, me, data: dict) -> Preview:
     """The exact odds of each outcome of an assault on a vehicle for the R entered (X)."""
-    if me is None:
-        raise ValidationError({"__all__": [_("Only the battle's players may do this.")]})
-    other = battle.sides.get(index=1 - me.index)
-    st.require_set_up(me, "unit")
-    st.require_set_up(other, "target")
-    mine = st.unit_of(st.units_of(me), data["unit"], "unit")
-    foe = st.unit_of(st.units_of(other), data["target"], "target")
+    other, mine, foe = _preview_units(battle, me, data)
     if foe.kind != "vehicle":
         raise ValidationError({"target": [_("Choose a vehicle.")]})
     o = st.options(battle)

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from campaigns.models import SkirmishBattle, SkirmishEvent, SkirmishSide
-from campaigns.rosters.engine import M1936, jsonable, m36_army_list
+from campaigns.rosters.engine import M1936, jsonable, m36_army_list, m36_army_options
 from campaigns.rosters.readings import battle_readings
 from campaigns.services.skirmish.common import log_event
 from rules.i18n import Msg, msg
@@ -128,7 +128,9 @@ def unit_data(side: SkirmishSide, key: str) -> UnitData:
     profile = catalogue().profile(army.faction, entry.profile)
     rules = [
         f"{k}({v})" if v is not None else k
-        for k, v in effective_rules(entry, army.faction, army.quality).items()
+        for k, v in effective_rules(
+            entry, army.faction, army.quality, m36_army_options(side.snapshot)
+        ).items()
     ]
     return UnitData(entry, profile, effective_stats(entry, army.faction), rules)
 

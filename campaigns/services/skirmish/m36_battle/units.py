@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishEvent
-from campaigns.rosters.engine import M1936, jsonable
+from campaigns.rosters.engine import M1936, jsonable, m36_army_list
 from campaigns.services.skirmish.common import engine_errors, log_event, playing
 from campaigns.services.skirmish.m36_battle.state import (
     check_broken,
@@ -23,6 +23,7 @@ from campaigns.services.skirmish.m36_battle.state import (
 )
 from campaigns.services.skirmish.m36_battle.state import unit_data as data_of
 from rules.i18n import msg
+from rules.m1936.army import effective_quality
 from rules.m1936.data import Category
 from rules.m1936.fog import Token, check_token_numbers
 from rules.m1936.units import STATES, derived_state, legal_problems, new_status
@@ -51,6 +52,8 @@ def m36_units_setup(
             if any(k not in {str(i) for i in range(count)} for k in given):
                 raise ValidationError({field: [_("Use the numbers of your units.")]})
         statuses = {}
+        army = m36_army_list(side.snapshot)
+        faction, force_quality = army.faction, army.quality
         for i in range(count):
             key = str(i)
             data = data_of(side, key)
@@ -70,7 +73,8 @@ def m36_units_setup(
                     key=key,
                     name=name,
                     profile=data.profile,
-                    quality=side.snapshot["quality"],
+                    # the unit's own quality (per-unit reading) and Veteranía (III)
+                    quality=effective_quality(data.entry, faction, force_quality),
                     casualty_capacity=0 if capacity is None else capacity,
                     token=tokens.get(key),
                 )
