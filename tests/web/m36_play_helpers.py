@@ -44,3 +44,12 @@ def units(battle, index) -> dict:
 def fire(client, battle, **data):
     body = {"band": "corta", "bases": 3, "performance": 0, "in_command": True, **data}
     return act(client, battle, "m36fire", body)
+
+
+def odds(client, battle, name, data) -> list[tuple[str, str]]:
+    """The preview lines of `POST …/odds/<name>/` (the exact odds before rolling)."""
+    r = client.post(
+        f"/api/v1/skirmishes/{battle.pk}/odds/{name}/", data, content_type="application/json"
+    )
+    assert r.status_code == 200, r.json()
+    return [(line["label"], line["value"]) for line in r.json()["lines"]]

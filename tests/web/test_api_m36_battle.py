@@ -9,16 +9,19 @@ import pytest
 
 from campaigns.i18n import say
 from campaigns.models import SkirmishBattle, SkirmishEvent
-from campaigns.services.skirmish.common import pct
-from campaigns.services.skirmish.m36_battle import FireInput, fire_preview
-from campaigns.views.rosters.actions_m36 import M36_PLAY_ACTIONS, M36_PREVIEWS
+from campaigns.views.rosters.actions_m36 import M36_PLAY_ACTIONS
 from rules.dice import EnteredDice
 from rules.m1936.data import Faction, catalogue
 from rules.m1936.fire import Band, weapon_at
 from rules.m1936.vehicles import LABELS, Facing, Vehicle, VehicleOptions, fire_at_vehicle
-from tests.web.m36_play_helpers import act, fire, new_battle, set_up, units
+from tests.web.m36_play_helpers import act, fire, new_battle, odds, set_up, units
 
 pytestmark = pytest.mark.django_db
+
+
+def pct(p: Fraction) -> str:
+    """A probability as the previews print it."""
+    return f"{float(p) * 100:.1f}%"
 
 
 @pytest.fixture
@@ -115,9 +118,9 @@ def test_vehicle_fire_preview_gives_the_exact_odds(client, user, other_user, bat
     t26 = catalogue().profile(Faction.REPUBLICANOS, "T-26 B")
     panzer = catalogue().profile(Faction.NACIONALES, "Panzer I Ausf A/B")
 
-    battle.refresh_from_db()
-    bob = battle.sides.get(index=1)
-    preview = fire_preview(battle, bob, FireInput("1", "2", "media", 1, 2, facing="frente"))
+    client.force_login(other_user)
+    body = {"firer": "1", "target": "2", "band": "media", "bases": 1, "performance": 2}
+    preview = odds(client, battle, "m36fire", {**body, "facing": "frente"})
     # brute force: each face of the severe d6 fired through the service's own numbers
     counts = {}
     for face in range(1, 7):
@@ -131,11 +134,12 @@ def test_vehicle_fire_preview_gives_the_exact_odds(client, user, other_user, bat
         )
         key = say(LABELS[hit.severe_result])
         counts[key] = counts.get(key, 0) + 1
-    assert dict(preview.lines) == {k: pct(Fraction(n, 6)) for k, n in counts.items()}
+    assert dict(preview) == {k: pct(Fraction(n, 6)) for k, n in counts.items()}
     assert len(counts) == 6
-    alice = battle.sides.get(index=0)
-    table = fire_preview(battle, alice, FireInput("0", "0", "corta", 3, 0, cover="Trinchera"))
-    assert table.lines[0][0] == "R -3" and len(table.lines) == 7
+    client.force_login(user)
+    body = {"firer": "0", "target": "0", "band": "corta", "bases": 3, "performance": 0}
+    table = odds(client, battle, "m36fire", {**body, "cover": "Trinchera"})
+    assert table[0][0] == "R -3" and len(table) == 7
 
 
 def test_T14_M36_X_explosives_destroy_the_panzer_from_the_rear(client, user, other_user, battle):
@@ -280,13 +284,11 @@ def test_initiative_server_dice_and_odds(client, user, other_user, battle):
     r = act(client, battle, "m36initiative", {"total_a": 5, "total_b": 5})
     assert r.status_code == 200, r.json()
     assert SkirmishBattle.objects.get(pk=battle.pk).play["initiative"]["1"] in (0, 1)
-    from campaigns.views.rosters.actions_m36 import M36_PREVIEWS
-
-    preview = M36_PREVIEWS["m36initiative"](battle, None, {"total_a": 5, "total_b": 5})
+    preview = odds(client, battle, "m36initiative", {"total_a": 5, "total_b": 5})
     # brute force: over the 100 pairs of d10, re-rolling the 10 ties, A wins 45 of 90
     wins = sum(1 for a in range(1, 11) for b in range(1, 11) if a > b)
     ties = sum(1 for a in range(1, 11) for b in range(1, 11) if a == b)
-    assert [v for _k, v in preview.lines] == [pct(Fraction(wins, 100 - ties))] * 2
+    assert [v for _k, v in preview] == [pct(Fraction(wins, 100 - ties))] * 2
 
 
 def test_T22_M36_XI_1_pinned_then_recovers_next_quiet_turn(client, user, other_user, battle):
@@ -477,20 +479,19 @@ def test_T25_M36_XI_8_decimated_unit_fires_with_half_fa(client, user, other_user
 
 def test_bombardment_and_assault_previews(client, user, other_user, battle):
     set_up(client, battle, user, other_user)
-    battle.refresh_from_db()
-    alice = battle.sides.get(index=0)
-    preview = M36_PREVIEWS["m36bombard"](
-        battle, alice, {"piece": "3", "pieces": 2, "distance": "short"}
-    )
+    client.force_login(user)
+    body = {"piece": "3", "pieces": 2, "template": "pequeña-1", "distance": "short"}
+    preview = odds(client, battle, "m36bombard", {**body, "performance": 0})
     # two Schneider 75: 2 × D 3 = 6, templates up to mediana-1; Dispersión Constante 3d6
-    assert preview.lines[0][1] == "pequeña-1, pequeña-2, mediana-1"
+    assert preview[0][1] == "pequeña-1, pequeña-2, mediana-1"
     faces = range(1, 7)
     sums = [a + b + c for a in faces for b in faces for c in faces]
     brute = {cm: pct(Fraction(sums.count(cm), 216)) for cm in sorted(set(sums))}
-    assert dict(preview.lines[1:]) == {f"{cm} cm": p for cm, p in brute.items()}
-    lines = M36_PREVIEWS["m36assault"](
+    assert dict(preview[1:]) == {f"{cm} cm": p for cm, p in brute.items()}
+    lines = odds(
+        client,
         battle,
-        alice,
+        "m36assault",
         {
             "unit": "0",
             "target": "0",
@@ -499,7 +500,7 @@ def test_bombardment_and_assault_previews(client, user, other_user, battle):
             "performance": 1,
             "target_performance": 0,
         },
-    ).lines
+    )
     assert lines == [
         ("1. Sección Infantería de Línea", "FA 7: suppression 7, casualties 2"),
         ("1. Sección Infantería de Línea", "FA 4: suppression 4, casualties 2"),

@@ -7,10 +7,16 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.models import Roster, SkirmishBattle, SkirmishSide
-from campaigns.services.skirmish.pb_play.state import load
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1"
+PHASES = {
+    "tactical phase": "tactical",
+    "reinforcements phase": "reinforcements",
+    "activations phase": "activations",
+    "end of the turn": "end",
+    "the battle is over": "over",
+}
 
 
 class Players:
@@ -41,8 +47,10 @@ class Players:
         return self.side(index).units["ledger"]
 
     def state(self):
-        battle = SkirmishBattle.objects.get(pk=self.battle)
-        return load(battle, list(battle.sides.order_by("index"))).state.to_dict()
+        """The turn and phase as `GET …/state/` says them (the top of the battle page)."""
+        r = self.c[0].get(f"{API}/skirmishes/{self.battle}/state/")
+        assert r.status_code == 200, r.content[:400]
+        return {"turn": r.json()["turn"], "phase": PHASES[r.json()["phase"]]}
 
     def phase_pass(self, holder, first):
         """The initiative holder picks `first`; both players finish the phase."""

@@ -12,11 +12,13 @@ from campaigns.api.rosters.serializers import (
     DiceSerializer,
 )
 from campaigns.permissions import player_side
-from campaigns.rosters.engine import M1936
 from campaigns.services import skirmish as sk
-from campaigns.views.rosters.action_table import engine_params
-from campaigns.views.rosters.actions_m36 import M36_PREVIEWS
-from campaigns.views.rosters.battle_actions import ACTIONS, ODDS, check_game, previewed
+from campaigns.views.rosters.battle_actions import (
+    ACTIONS,
+    check_game,
+    preview_form,
+    preview_of,
+)
 
 
 def _as_form_data(body: dict) -> dict:
@@ -45,39 +47,16 @@ def run_page_action(name: str, request, battle, body) -> None:
 
 
 def odds_preview(name: str, request, battle, body) -> sk.Preview:
-    """The exact odds of a shot, assault or area attack before rolling, as on the battle
-    page: the action's form checks the body (without its dice fields)."""
-    if not previewed(name, battle):
-        names = ", ".join(M36_PREVIEWS if battle.system == M1936 else ODDS)
-        raise ValidationError({"name": [_("Odds are shown for %(a)s.") % {"a": names}]})
+    """The exact odds of an action before rolling, as on the battle page: the action's form
+    checks the body (without its dice fields)."""
     if not isinstance(body, dict | QueryDict):
         raise ValidationError({"detail": [_("A JSON object of the action's fields.")]})
     if isinstance(body, dict):  # lists reach the form as a form post sends them
         body = _as_form_data(body)
-    form = ACTIONS[name].form(request, battle, body)
-    if "dice_mode" in form.fields:  # odds never need the dice fields
-        form.fields["dice_mode"].required = False
+    form = preview_form(name, request, battle, body)
     if not form.is_valid():
         raise ValidationError({k: list(v) for k, v in form.errors.items()})
-    d = form.cleaned_data
-    if name in M36_PREVIEWS:
-        return M36_PREVIEWS[name](battle, player_side(request.user, battle), d)
-    if name == "shoot":
-        return sk.shot_preview(
-            battle=battle, shooter=d["shooter"], target=d["target"], **engine_params(form)
-        )
-    if name == "assault":
-        return sk.assault_preview(
-            battle=battle, attacker=d["attacker"], defender=d["defender"], **engine_params(form)
-        )
-    if name == "grenade":
-        kind = "grenade_launcher" if d["launcher"] else "grenade"
-        return sk.area_preview(battle=battle, kind=kind, targets=d["targets"])
-    if name == "projector":
-        return sk.projector_preview(
-            battle=battle, distance_cm=d["distance_cm"], moved=d["moved"], targets=form.targets()
-        )
-    return sk.area_preview(battle=battle, kind=d["kind"], targets=d["targets"])
+    return preview_of(name, battle, player_side(request.user, battle), form)
 
 
 def int_field(body, key, default=None):

@@ -123,8 +123,6 @@ M36_PREVIEWS: dict[str, Callable[..., Preview]] = {
     "m36bombard": mb.bombard_preview,
     "m36initiative": _initiative_preview,
 }
-# names of the actions whose exact odds / outcome table the page and the API preview
-M36_ODDS: tuple[str, ...] = tuple(M36_PREVIEWS)
 
 FORMS = {
     "m36setup": rf.UnitsSetupForm,

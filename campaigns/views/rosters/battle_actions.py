@@ -191,7 +191,6 @@ ACTIONS: dict[str, Action] = {
         extra=lambda form: {"conditions": form.conditions()},
     ),
 }
-ODDS = ("shoot", "assault", "grenade", "projector", "support")
 # the 1936 procedures, also run by the REST API (campaigns/api/rosters.py) from this table
 M1936_ACTIONS = (
     "scenario",
@@ -288,11 +287,62 @@ def skirmish_action(request, pk: int, name: str):
     return redirect(battle)
 
 
+def _grenade(battle, me, form):
+    d = form.cleaned_data
+    kind = "grenade_launcher" if d["launcher"] else "grenade"
+    return sk.area_preview(battle=battle, kind=kind, targets=d["targets"])
+
+
+# name → preview(battle, my side, the valid form): the exact odds before rolling
+PB_PREVIEWS = {
+    "shoot": lambda battle, me, form: sk.shot_preview(
+        battle=battle,
+        shooter=form.cleaned_data["shooter"],
+        target=form.cleaned_data["target"],
+        **engine_params(form),
+    ),
+    "assault": lambda battle, me, form: sk.assault_preview(
+        battle=battle,
+        attacker=form.cleaned_data["attacker"],
+        defender=form.cleaned_data["defender"],
+        **engine_params(form),
+    ),
+    "grenade": _grenade,
+    "projector": lambda battle, me, form: sk.projector_preview(
+        battle=battle,
+        distance_cm=form.cleaned_data["distance_cm"],
+        moved=form.cleaned_data["moved"],
+        targets=form.targets(),
+    ),
+    "support": lambda battle, me, form: sk.area_preview(
+        battle=battle, kind=form.cleaned_data["kind"], targets=form.cleaned_data["targets"]
+    ),
+}
+PREVIEWS = {
+    **{name: (PARABELLUM, fn) for name, fn in PB_PREVIEWS.items()},
+    **{
+        name: (M1936, lambda battle, me, form, fn=fn: fn(battle, me, form.cleaned_data))
+        for name, fn in M36_PREVIEWS.items()
+    },
+}
+
+
 def previewed(name: str, battle) -> bool:
     """Whether the action `name` has a preview of its odds in this battle's game."""
-    if name in M36_PREVIEWS:
-        return battle.system == M1936
-    return name in ODDS and battle.system == PARABELLUM
+    return name in PREVIEWS and PREVIEWS[name][0] == battle.system
+
+
+def preview_form(name: str, request, battle, data):
+    """The action's form bound to `data` for a preview: the dice fields are not needed."""
+    form = ACTIONS[name].form(request, battle, data)
+    if "dice_mode" in form.fields:
+        form.fields["dice_mode"].required = False
+    return form
+
+
+def preview_of(name: str, battle, me, form):
+    """The preview of a valid form (a ValidationError when the battle refuses it)."""
+    return PREVIEWS[name][1](battle, me, form)
 
 
 @login_required
@@ -303,38 +353,11 @@ def skirmish_odds(request, pk: int, name: str):
     me = player_side(request.user, battle)
     if not previewed(name, battle) or me is None:
         raise Http404
-    form = ACTIONS[name].form(request, battle, request.POST)
+    form = preview_form(name, request, battle, request.POST)
     preview, error = None, ""
-    if "dice_mode" in form.fields:  # odds never need the dice fields
-        form.fields["dice_mode"].required = False
     if form.is_valid():
-        d = form.cleaned_data
         try:
-            if name in M36_PREVIEWS:
-                preview = M36_PREVIEWS[name](battle, me, d)
-            elif name == "shoot":
-                preview = sk.shot_preview(
-                    battle=battle, shooter=d["shooter"], target=d["target"], **engine_params(form)
-                )
-            elif name == "assault":
-                preview = sk.assault_preview(
-                    battle=battle,
-                    attacker=d["attacker"],
-                    defender=d["defender"],
-                    **engine_params(form),
-                )
-            elif name == "grenade":
-                kind = "grenade_launcher" if d["launcher"] else "grenade"
-                preview = sk.area_preview(battle=battle, kind=kind, targets=d["targets"])
-            elif name == "projector":
-                preview = sk.projector_preview(
-                    battle=battle,
-                    distance_cm=d["distance_cm"],
-                    moved=d["moved"],
-                    targets=form.targets(),
-                )
-            else:
-                preview = sk.area_preview(battle=battle, kind=d["kind"], targets=d["targets"])
+            preview = preview_of(name, battle, me, form)
         except ValidationError as exc:
             error = " ".join(exc.messages)
     else:

@@ -192,10 +192,11 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
     sides = list(battle.sides.all())
     for s in sides:  # link a roster only for a reader who may open it (never a 404)
         s.roster_visible = s.roster is not None and can_view_roster(request.user, s.roster)
+    me = player_side(request.user, battle)
     context = {
         "battle": battle,
         "sides": sides,
-        "me": player_side(request.user, battle),
+        "me": me,
         "events": window(battle_events_window, request.user, battle, cursor=cursor(request)),
         "orders": _orders_in_words(battle_orders(request.user, battle)),
         "sealed": sealed_status(battle) if battle.mode == "orders" else {},
@@ -203,7 +204,7 @@ def _battle_context(request, battle: SkirmishBattle, bound: dict | None = None) 
         "turns": battle.turns,
         "score": battle.score,
         "undo": last_action_to_undo(request.user, battle),
-        "summary": play_summary(battle, sides, player_side(request.user, battle)),
+        "summary": play_summary(battle, sides, me),
     }
     if battle.status == SkirmishBattle.Status.FINISHED:
         corrections = list(battle.corrections.select_related("proposed_by").order_by("created_at"))
